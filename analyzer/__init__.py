@@ -1,0 +1,20 @@
+"""Exact probabilities and house edges for mini baccarat / punto banco.
+
+>>> from analyzer import Shoe, analyse, get_rules
+>>> from analyzer.render import percent
+>>> banker = analyse(get_rules("standard"), Shoe.decks(8))[0]
+>>> banker.bet.id, percent(banker.house_edge)
+('banker', '1.0579%')
+"""
+
+__version__ = "0.1.0"
+
+from .bets import RULE_SETS, Bet, BetResult, Line, RuleSet, analyse, evaluate, get_rules, line, where  # noqa: E402
+from .cards import BaccaratError, Shoe, load_shoe, make_shoe  # noqa: E402
+from .engine import Distribution, enumerate_coup  # noqa: E402
+from .tableau import PUNTO_BANCO, Tableau  # noqa: E402
+
+__all__ = [
+    "RULE_SETS", "Bet", "BetResult", "Line", "RuleSet", "analyse", "evaluate", "get_rules", "line", "where",
+    "BaccaratError", "Shoe", "load_shoe", "make_shoe", "Distribution", "enumerate_coup", "PUNTO_BANCO", "Tableau",
+]

@@ -1,0 +1,259 @@
+"""Cards and shoes.
+
+Glossary
+--------
+rank   one of A 2 3 4 5 6 7 8 9 T J Q K (``10`` is accepted for ``T``).
+suit   one of s h d c (spades, hearts, diamonds, clubs).
+kind   a (rank, suit) pair: the 52 different cards of a deck.
+value  a card's point value: A=1, 2..9 face, T/J/Q/K=0.
+point  a hand's total: the sum of its values mod 10.
+shoe   the cards left to deal, as a count for each of the 52 kinds.
+
+A :class:`Shoe` is an immutable, hashable value; removing cards returns a new shoe.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+SUITS = ("s", "h", "d", "c")
+VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)  # value of each rank, in RANKS order
+
+
+class BaccaratError(ValueError):
+    """A problem with the user's input; the CLI prints it as ``Error: ...``."""
+
+
+def point(*values: int) -> int:
+    """A hand's point: the sum of its card values mod 10.
+
+    >>> point(6, 7)
+    3
+    >>> point(9, 0, 9)
+    8
+    """
+    return sum(values) % 10
+
+
+def parse_rank(text: str) -> int:
+    """Index into RANKS of a rank name: ``A``, ``2``..``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``.
+
+    >>> parse_rank("10"), parse_rank("t"), parse_rank("A")
+    (9, 9, 0)
+    """
+    name = text.strip().upper()
+    name = "T" if name == "10" else name
+    if name not in RANKS:
+        raise BaccaratError(f"unknown card rank {text.strip()!r} (use A, 2-9, T or 10, J, Q, K)")
+    return RANKS.index(name)
+
+
+def parse_card(text: str) -> tuple[int, int | None]:
+    """(rank index, suit index or None) of a card name such as ``Ah``, ``10s``, ``Td`` or ``5``.
+
+    >>> parse_card("Ah"), parse_card("10s"), parse_card("K")
+    ((0, 1), (9, 0), (12, None))
+    """
+    name = text.strip()
+    if not name:
+        raise BaccaratError("empty card name")
+    if len(name) >= 2 and name[-1].lower() in SUITS and name[:-1].upper() in RANKS + ("10",):
+        return parse_rank(name[:-1]), SUITS.index(name[-1].lower())
+    try:
+        return parse_rank(name), None
+    except BaccaratError:
+        raise BaccaratError(
+            f"unknown card {name!r} (a rank A, 2-9, T or 10, J, Q, K, optionally followed by a suit s, h, d, c)"
+        ) from None
+
+
+def parse_cards(text: str) -> list[tuple[int, int | None]]:
+    """The cards of a comma-separated list, in order.
+
+    >>> parse_cards("5, K,Ah")
+    [(4, None), (12, None), (0, 1)]
+    """
+    return [parse_card(part) for part in text.split(",")] if text.strip() else []
+
+
+def card_name(rank: int, suit: int) -> str:
+    """The name of a card kind.
+
+    >>> card_name(9, 2)
+    'Td'
+    """
+    return RANKS[rank] + SUITS[suit]
+
+
+@dataclass(frozen=True)
+class Shoe:
+    """Counts of each card kind: ``counts[rank][suit]`` with ranks and suits in RANKS/SUITS order.
+
+    >>> shoe = Shoe.decks(8)
+    >>> shoe.size, shoe.rank_counts()[0], shoe.value_counts()[0]
+    (416, 32, 128)
+    """
+
+    counts: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self):
+        if len(self.counts) != 13 or any(len(row) != 4 for row in self.counts):
+            raise BaccaratError("a shoe has counts for 13 ranks by 4 suits")
+        if any(type(c) is not int or c < 0 for row in self.counts for c in row):
+            raise BaccaratError("card counts must be whole numbers, 0 or more")
+
+    @classmethod
+    def decks(cls, n: int) -> Shoe:
+        """A shoe of n full 52-card decks."""
+        if type(n) is not int or n < 1:
+            raise BaccaratError(f"the number of decks must be a whole number, 1 or more (got {n!r})")
+        return cls(tuple((n,) * 4 for _ in RANKS))
+
+    @classmethod
+    def from_ranks(cls, rank_counts) -> Shoe:
+        """A shoe from 13 counts by rank (A..K); each spread as evenly as possible over the suits,
+        any remainder going to s, h, d, c in that order.
+
+        >>> Shoe.from_ranks([5] + [0] * 12).counts[0]
+        (2, 1, 1, 1)
+        """
+        rank_counts = list(rank_counts)
+        if len(rank_counts) != 13:
+            raise BaccaratError("a shoe by rank needs 13 counts, A 2 3 4 5 6 7 8 9 T J Q K")
+        for c in rank_counts:
+            if type(c) is not int or c < 0:
+                raise BaccaratError(f"card counts must be whole numbers, 0 or more (got {c!r})")
+        return cls(tuple(tuple(c // 4 + (s < c % 4) for s in range(4)) for c in rank_counts))
+
+    @property
+    def size(self) -> int:
+        """The number of cards in the shoe."""
+        return sum(map(sum, self.counts))
+
+    def rank_counts(self) -> tuple[int, ...]:
+        """Cards of each rank, A..K."""
+        return tuple(map(sum, self.counts))
+
+    def value_counts(self) -> tuple[int, ...]:
+        """Cards of each point value 0..9."""
+        ranks = self.rank_counts()
+        return (sum(ranks[9:]),) + ranks[:9]
+
+    def remove(self, rank: int, suit: int | None = None) -> Shoe:
+        """The shoe less one card; with no suit, from the suit that has most of that rank left
+        (the first in s, h, d, c order among equals)."""
+        row = self.counts[rank]
+        if suit is None:
+            suit = max(range(4), key=lambda s: (row[s], -s))
+        if row[suit] == 0:
+            what = RANKS[rank] if sum(row) == 0 else card_name(rank, suit)
+            raise BaccaratError(f"cannot remove {what}: none left in the shoe")
+        new_row = tuple(c - (s == suit) for s, c in enumerate(row))
+        return Shoe(self.counts[:rank] + (new_row,) + self.counts[rank + 1 :])
+
+    def remove_cards(self, cards) -> Shoe:
+        """The shoe less each (rank, suit-or-None) card in turn."""
+        shoe = self
+        for rank, suit in cards:
+            shoe = shoe.remove(rank, suit)
+        return shoe
+
+    def describe(self) -> str:
+        """A one-line summary: ``416 cards (8 decks)`` or the counts by rank."""
+        ranks = self.rank_counts()
+        full = self.counts[0][0]
+        if full and all(c == full for row in self.counts for c in row):
+            return f"{self.size} cards ({full} deck{'s' * (full != 1)})"
+        return f"{self.size} cards (" + " ".join(f"{r}:{c}" for r, c in zip(RANKS, ranks)) + ")"
+
+
+def load_shoe(path: str | Path) -> Shoe:
+    """A shoe from a TOML or JSON file giving counts per rank or per card.
+
+    Either ``ranks`` (a table of rank -> count, e.g. ``A = 32``; ranks not named have none) or
+    ``cards`` (a table of card -> count, e.g. ``Ah = 8``; cards not named have none).
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaccaratError(f"cannot read shoe file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise BaccaratError(f"shoe file {str(path)!r} is not valid {'JSON' if path.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
+    return shoe_from_mapping(data, where=f"shoe file {str(path)!r}")
+
+
+def shoe_from_mapping(data, where: str = "shoe") -> Shoe:
+    """A shoe from ``{"ranks": {...}}`` or ``{"cards": {...}}`` (see :func:`load_shoe`).
+
+    >>> shoe_from_mapping({"ranks": {"A": 4, "10": 8}}).describe()
+    '12 cards (A:4 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 T:8 J:0 Q:0 K:0)'
+    """
+    if not isinstance(data, dict) or set(data) not in ({"ranks"}, {"cards"}):
+        raise BaccaratError(f"{where} must have exactly one table, 'ranks' or 'cards'")
+    (key, table), = data.items()
+    if not isinstance(table, dict):
+        raise BaccaratError(f"{where}: '{key}' must map names to counts")
+    counts = [[0] * 4 for _ in RANKS]
+    by_rank = [0] * 13
+    for name, count in table.items():
+        if type(count) is not int or count < 0:
+            raise BaccaratError(f"{where}: count of {name!r} must be a whole number, 0 or more")
+        if key == "ranks":
+            by_rank[parse_rank(str(name))] += count
+        else:
+            rank, suit = parse_card(str(name))
+            if suit is None:
+                raise BaccaratError(f"{where}: card {name!r} needs a suit (s, h, d, c)")
+            counts[rank][suit] += count
+    return Shoe.from_ranks(by_rank) if key == "ranks" else Shoe(tuple(map(tuple, counts)))
+
+
+def parse_decks(text: str) -> int:
+    """A number of decks, 1 or more.
+
+    >>> parse_decks(" 6 ")
+    6
+    """
+    try:
+        decks = int(text.strip())
+    except ValueError:
+        decks = None
+    if decks is None or decks < 1:
+        raise BaccaratError(f"the number of decks must be a whole number, 1 or more (got {text.strip()!r})")
+    return decks
+
+
+def parse_deck_list(text: str) -> list[int]:
+    """A comma-separated list of deck counts.
+
+    >>> parse_deck_list("1,2, 8")
+    [1, 2, 8]
+    """
+    return [parse_decks(part) for part in text.split(",")]
+
+
+def make_shoe(decks: int | None = None, remove: str = "", shoe_file: str | None = None) -> Shoe:
+    """The shoe a user asks for: ``decks`` full decks (default 8) or a shoe file, less ``remove``
+    (comma-separated cards). At least 6 cards must remain, enough for any coup."""
+    if decks is not None and shoe_file is not None:
+        raise BaccaratError("give --decks or --shoe, not both")
+    shoe = load_shoe(shoe_file) if shoe_file is not None else Shoe.decks(8 if decks is None else decks)
+    cards = parse_cards(remove)
+    if len(cards) > shoe.size:
+        raise BaccaratError(f"cannot remove {len(cards)} cards from a shoe of {shoe.size}")
+    shoe = shoe.remove_cards(cards)
+    return check_playable(shoe)
+
+
+def check_playable(shoe: Shoe) -> Shoe:
+    """The shoe itself, if it holds the 6 cards a coup may need."""
+    if shoe.size < 6:
+        raise BaccaratError(f"a shoe needs at least 6 cards to deal a coup (this one has {shoe.size})")
+    return shoe

@@ -1,0 +1,139 @@
+"""The one rendering path: a View (columns, rows of exact values, and a JSON object) in, text out.
+
+Exact values stay Fractions and ints until here; decimals are made only for display, by
+correctly rounded decimal arithmetic (never binary floats).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from fractions import Fraction
+
+from tabulate import tabulate, tabulate_formats
+
+FORMATS = tuple(tabulate_formats) + ("json", "csv")
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    header: str
+    kind: str = "text"  # text | count | percent | number | sd (of a variance) | one_in
+
+
+@dataclass
+class View:
+    title: str
+    columns: list[Column]
+    rows: list[dict]
+    data: dict = field(default_factory=dict)  # the JSON object
+
+
+def exact(q) -> str:
+    """An exact value as text: ``"p/q"``, or ``"n"`` for an integer.
+
+    >>> exact(Fraction(-3, 4)), exact(Fraction(6, 3)), exact(7)
+    ('-3/4', '2', '7')
+    """
+    return str(Fraction(q))
+
+
+def decimal(q, places: int) -> str:
+    """q rounded half-even to ``places`` decimals, computed exactly.
+
+    >>> decimal(Fraction(2, 3), 4), decimal(Fraction(-1, 8), 2)
+    ('0.6667', '-0.12')
+    """
+    q = Fraction(q)
+    with localcontext() as ctx:
+        ctx.prec = 60
+        d = Decimal(q.numerator) / Decimal(q.denominator)
+        return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
+
+
+def percent(q, places: int = 4) -> str:
+    """q as a percentage.
+
+    >>> percent(Fraction(-1, 80))
+    '-1.2500%'
+    """
+    return decimal(Fraction(q) * 100, places) + "%"
+
+
+def sqrt_decimal(q, places: int = 4) -> str:
+    """The square root of a non-negative rational, rounded to ``places`` decimals.
+
+    >>> sqrt_decimal(Fraction(2))
+    '1.4142'
+    """
+    q = Fraction(q)
+    with localcontext() as ctx:
+        ctx.prec = 60
+        d = (Decimal(q.numerator) / Decimal(q.denominator)).sqrt()
+        return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
+
+
+def _show(value, kind: str, text_format: bool) -> str:
+    if value is None:
+        return ""
+    if kind == "count":
+        return f"{value:,}" if text_format else str(value)
+    if kind == "percent":
+        return percent(value)
+    if kind == "number":
+        return decimal(value, 4)
+    if kind == "sd":
+        return sqrt_decimal(value)
+    if kind == "one_in":
+        return decimal(value, 2)
+    return str(value)
+
+
+def _exact_header(column: Column) -> str:
+    return "variance (exact)" if column.kind == "sd" else f"{column.header} (exact)"
+
+
+def table_cells(view: View, show_exact: bool, text_format: bool = True):
+    """Headers, rows of display strings and column alignments; with ``show_exact`` every rational
+    column is followed by its exact value."""
+    headers, getters, aligns = [], [], []
+    for col in view.columns:
+        headers.append(col.header)
+        getters.append(lambda row, col=col: _show(row.get(col.key), col.kind, text_format))
+        aligns.append("left" if col.kind == "text" else "right")
+        if show_exact and col.kind in ("percent", "number", "sd", "one_in"):
+            headers.append(_exact_header(col))
+            getters.append(lambda row, col=col: "" if row.get(col.key) is None else exact(row[col.key]))
+            aligns.append("right")
+    return headers, [[get(row) for get in getters] for row in view.rows], aligns
+
+
+def to_json(value):
+    """JSON-ready: Fractions become ``"p/q"`` strings; ints stay JSON integers."""
+    if isinstance(value, Fraction):
+        return exact(value)
+    if isinstance(value, dict):
+        return {k: to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    return value
+
+
+def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
+    """The view as text in ``fmt``: any tabulate format, ``json`` or ``csv``."""
+    if fmt == "json":
+        return json.dumps(to_json(view.data), indent=2)
+    if fmt == "csv":
+        headers, rows, _ = table_cells(view, show_exact, text_format=False)
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(headers)
+        writer.writerows(rows)
+        return out.getvalue().rstrip("\n")
+    headers, rows, aligns = table_cells(view, show_exact)
+    body = tabulate(rows, headers, tablefmt=fmt, disable_numparse=True, colalign=aligns)
+    return f"{view.title}\n\n{body}" if view.title else body

@@ -1,0 +1,150 @@
+"""Bets and rule sets: every figure against brute force with independently written payoffs, and
+against published values."""
+
+import random
+from functools import cache
+from fractions import Fraction
+from itertools import permutations
+
+import pytest
+
+from analyzer.bets import RULE_SETS, AnyOf, BetResult, analyse, evaluate, get_rules, where
+from analyzer.cards import BaccaratError, Shoe
+from analyzer.engine import enumerate_coup
+from analyzer.render import percent
+
+from dealer import deal
+from test_engine import physical_cards, random_shoe
+
+F = Fraction
+
+# Net payoff of one unit staked, written from the rule descriptions, one function per bet.
+def banker_pays(win):
+    return lambda o: win(o) if o["winner"] == -1 else 0 if o["winner"] == 0 else -1
+
+
+PAYOFFS = {
+    ("standard", "banker"): banker_pays(lambda o: F(19, 20)),
+    ("commission-4", "banker"): banker_pays(lambda o: F(24, 25)),
+    ("no-commission", "banker"): banker_pays(lambda o: F(1, 2) if o["banker_total"] == 6 else 1),
+    ("ez", "banker"): banker_pays(lambda o: 0 if o["banker_total"] == 7 and o["banker_third"] >= 0 else 1),
+    ("tie-9", "tie"): lambda o: 9 if o["winner"] == 0 else -1,
+    (None, "banker"): banker_pays(lambda o: F(19, 20)),
+    (None, "player"): lambda o: 1 if o["winner"] == 1 else 0 if o["winner"] == 0 else -1,
+    (None, "tie"): lambda o: 8 if o["winner"] == 0 else -1,
+    (None, "player_pair"): lambda o: 11 if o["player_pair"] else -1,
+    (None, "banker_pair"): lambda o: 11 if o["banker_pair"] else -1,
+}
+
+
+def payoff(rules, bet_id):
+    return PAYOFFS.get((rules, bet_id)) or PAYOFFS[None, bet_id]
+
+
+@cache
+def dealt_coups(shoe):
+    """The outcome of every ordered 6-card sequence of the shoe's cards."""
+    return [deal(seq) for seq in permutations(physical_cards(shoe), 6)]
+
+
+def brute_force_moments(shoe, pay):
+    """(P(win), P(push), EV, E[X^2]) of a payoff over every ordered 6-card sequence."""
+    wins = pushes = total = 0
+    ev = second = F(0)
+    for outcome in dealt_coups(shoe):
+        x = pay(outcome)
+        total += 1
+        wins += x > 0
+        pushes += x == 0
+        ev += x
+        second += F(x) ** 2
+    return F(wins, total), F(pushes, total), ev / total, second / total
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS))
+def test_every_bet_equals_brute_force(rules):
+    rng = random.Random(rules)
+    for shoe in [random_shoe(rng, 8), random_shoe(rng, 8, ranks=(0, 5, 6, 9), suits=(0, 1)),
+                 Shoe.from_ranks([1, 0, 0, 0, 1, 2, 2, 1, 0, 1, 0, 0, 0])]:
+        for result in analyse(get_rules(rules), shoe):
+            win, push, ev, second = brute_force_moments(shoe, payoff(rules, result.bet.id))
+            assert (result.win, result.push, result.ev) == (win, push, ev), result.bet.id
+            assert result.loss == 1 - win - push
+            assert result.variance == second - ev**2
+
+
+def test_edges_from_published_counts():
+    # Wizard of Odds, Baccarat Appendix 1, 8 decks: Banker, Player, Tie combinations; Dragon 7
+    # (Banker wins with a three-card 7) from Wizard of Odds, "EZ Baccarat".
+    b, p, t, total = 2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216, 4_998_398_275_503_360
+    dragon_7 = 112_633_011_329_024
+    # Banker wins with a final 6, 8 decks: excelpunks.com, "Concepts 13: Baccarat vs. non-commission
+    # baccarat - why does a Banker win on 6 pay half?" (table of Banker wins by total).
+    banker_6 = 269_232_304_455_680
+    shoe = Shoe.decks(8)
+    ev = {(r.bet.id, name): r.ev for name in RULE_SETS for r in analyse(get_rules(name), shoe)}
+    assert ev["banker", "standard"] == F(F(19, 20) * b - p, total)
+    assert ev["banker", "commission-4"] == F(F(24, 25) * b - p, total)
+    assert ev["banker", "ez"] == F(b - dragon_7 - p, total)
+    assert ev["banker", "no-commission"] == F(b - banker_6 / F(2) - p, total)
+    assert ev["player", "standard"] == F(p - b, total)
+    assert ev["tie", "standard"] == F(8 * t - b - p, total)
+    assert ev["tie", "tie-9"] == F(9 * t - b - p, total)
+    assert ev["player_pair", "standard"] == F(12 * 31, 415) - 1  # 12 (4d-1)/(52d-1) - 1, d = 8
+
+
+def test_published_house_edges_8_decks():
+    # Wizard of Odds, "Baccarat" (house edge table, 8 decks) and "EZ Baccarat"; no-commission
+    # (Banker 6 pays 1:2): 0.014581045 in excelpunks.com "Concepts 13" (source above).
+    published = {
+        ("standard", "banker"): "1.0579%", ("standard", "player"): "1.2351%", ("standard", "tie"): "14.3596%",
+        ("tie-9", "tie"): "4.8440%", ("standard", "player_pair"): "10.3614%",
+        ("ez", "banker"): "1.0183%", ("no-commission", "banker"): "1.4581%",
+    }
+    for (rules, bet), edge in published.items():
+        result = next(r for r in analyse(get_rules(rules), Shoe.decks(8)) if r.bet.id == bet)
+        assert percent(result.house_edge) == edge
+
+
+def test_probabilities_of_each_bet_sum_to_one():
+    shoe = Shoe.decks(8).remove_cards([(4, None), (4, None), (12, None), (0, 1)])
+    for rules in RULE_SETS.values():
+        for r in analyse(rules, shoe):
+            assert sum(r.line_probabilities) + r.loss == 1
+            assert r.win + r.push + r.loss == 1
+
+
+def test_resolved_edge_excludes_pushes():
+    banker = analyse(get_rules("standard"), Shoe.decks(8))[0]
+    assert banker.house_edge_resolved == banker.house_edge / (1 - banker.push)
+    assert banker.hits_one_in == 1 / banker.win
+
+
+def test_first_matching_line_settles_the_bet():
+    dist = enumerate_coup(Shoe.decks(8))
+    ez, standard = get_rules("ez").bets[0], get_rules("standard").bets[0]
+    r_ez, r_std = evaluate(ez, dist), evaluate(standard, dist)
+    dragon_7 = F(112_633_011_329_024, dist.total)
+    assert r_ez.line_probabilities[0] == dragon_7
+    assert r_ez.line_probabilities[1] == r_std.win - dragon_7
+
+
+def test_any_of_condition():
+    dist = enumerate_coup(Shoe.decks(1))
+    either = AnyOf((where(player_pair=True), where(banker_pair=True))).mask(dist.fields)
+    both = where(player_pair=True, banker_pair=True).mask(dist.fields)
+    pp = where(player_pair=True).mask(dist.fields)
+    assert dist.count(either) == 2 * dist.count(pp) - dist.count(both)
+
+
+def test_bad_rule_set_and_field():
+    with pytest.raises(BaccaratError, match="unknown rule set 'nope'"):
+        get_rules("nope")
+    with pytest.raises(BaccaratError, match="unknown outcome field 'colour'"):
+        where(colour="red")
+
+
+def test_bet_result_is_exact():
+    r = analyse(get_rules("standard"), Shoe.decks(6))[0]
+    assert isinstance(r, BetResult)
+    assert all(type(v) is F for v in (r.win, r.push, r.loss, r.ev, r.variance))

@@ -1,0 +1,167 @@
+"""The command line through CliRunner: output, the JSON contract, and exact error text."""
+
+import csv
+import io
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer import __version__
+from analyzer.cli import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def ok(*args):
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_version_and_short_help():
+    assert ok("--version") == f"baccarat, version {__version__}\n"
+    assert ok("-h").startswith("Usage: baccarat [OPTIONS] COMMAND")
+    for command in cli.commands:
+        assert "-h, --help" in ok(command, "-h")
+
+
+def test_every_command_has_help_text():
+    for name, command in cli.commands.items():
+        assert command.help and command.get_short_help_str(), name
+        for param in command.params:
+            assert param.help or param.name == "help", (name, param.name)
+
+
+def test_odds_json_contract():
+    data = json.loads(ok("odds", "--decks", "8", "--remove", "5,5,K,Ah", "--format", "json"))
+    n = 416 - 4
+    assert data["total"] == n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
+    assert data["shoe"]["cards"] == n and data["shoe"]["ranks"]["5"] == 30 and data["shoe"]["ranks"]["A"] == 31
+    outcomes = data["outcomes"]
+    assert {"banker", "player", "tie", "player_pair", "banker_pair"} <= set(outcomes)
+    for o in outcomes.values():
+        assert type(o["combinations"]) is int
+        assert Fraction(o["probability"]) == Fraction(o["combinations"], data["total"])
+    assert sum(outcomes[k]["combinations"] for k in ("banker", "player", "tie")) == data["total"]
+
+
+def test_odds_json_eight_decks_published_counts():
+    outcomes = json.loads(ok("odds", "--format", "json"))["outcomes"]
+    # Wizard of Odds, Baccarat Appendix 1 (8 decks)
+    assert outcomes["banker"]["combinations"] == 2_292_252_566_437_888
+    assert outcomes["player"]["combinations"] == 2_230_518_282_592_256
+    assert outcomes["tie"]["combinations"] == 475_627_426_473_216
+    assert outcomes["player_pair"]["probability"] == "31/415"
+
+
+def test_edge_json_contract():
+    data = json.loads(ok("edge", "--rules", "ez", "--decks", "6", "--format", "json"))
+    assert data["rules"] == "ez"
+    assert [b["bet"] for b in data["bets"]] == ["banker", "player", "tie", "player_pair", "banker_pair"]
+    for b in data["bets"]:
+        ev = Fraction(b["ev"])
+        assert Fraction(b["house_edge"]) == -ev
+        assert Fraction(b["win"]) + Fraction(b["push"]) + Fraction(b["loss"]) == 1
+        assert sum(Fraction(ln["probability"]) * Fraction(ln["pays"]) for ln in b["lines"]) - Fraction(b["loss"]) == ev
+    pair = data["bets"][3]
+    assert pair["ev"] == str(Fraction(12 * 23, 311) - 1)  # 12 (4d-1)/(52d-1) - 1, d = 6
+
+
+def test_edge_exact_columns():
+    out = ok("edge", "--exact")
+    assert "house edge (exact)" in out and "variance (exact)" in out
+    b, p, total = 2_292_252_566_437_888, 2_230_518_282_592_256, 4_998_398_275_503_360  # as in test_bets
+    banker_edge = -(Fraction(19, 20) * b - p) / total
+    assert f" 1.0579%  {banker_edge} " in out
+
+
+def test_csv_output():
+    rows = list(csv.reader(io.StringIO(ok("compare", "--decks", "1,8", "--format", "csv", "--exact"))))
+    assert rows[0] == ["bet", "1 deck", "1 deck (exact)", "8 decks", "8 decks (exact)"]
+    banker = rows[1]
+    assert banker[0] == "Banker" and banker[3] == "1.0579%"
+    assert Fraction(banker[4]) * 100 > Fraction("1.05785")
+
+
+def test_compare_rules_and_decks_grid():
+    data = json.loads(ok("compare", "--rules", "standard", "--rules", "tie-9", "--decks", "6,8", "--format", "json"))
+    assert [c["label"] for c in data["columns"]] == ["standard, 6 decks", "standard, 8 decks", "tie-9, 6 decks", "tie-9, 8 decks"]
+    tie = next(b for b in data["bets"] if b["bet"] == "tie")
+    assert Fraction(tie["house_edge"][3]) < Fraction(tie["house_edge"][1])
+
+
+def test_compare_shows_a_blank_where_a_rule_set_lacks_a_bet(monkeypatch):
+    from analyzer import bets
+
+    short = bets.RuleSet("short", "Banker only", (bets.banker_bet(),))
+    monkeypatch.setitem(bets.RULE_SETS, "short", short)
+    data = json.loads(ok("compare", "--rules", "short", "--rules", "standard", "--format", "json"))
+    player = next(b for b in data["bets"] if b["bet"] == "player")
+    assert player["house_edge"][0] is None
+    # Wizard of Odds, Baccarat Appendix 1 (8 decks): Player edge = (Banker - Player) / total
+    assert Fraction(player["house_edge"][1]) == Fraction(2_292_252_566_437_888 - 2_230_518_282_592_256, 4_998_398_275_503_360)
+
+
+@pytest.mark.parametrize("fmt", ["github", "grid", "pipe", "html", "latex", "plain", "tsv"])
+def test_tabulate_formats(fmt):
+    assert "Banker" in ok("edge", "--format", fmt)
+
+
+def test_shoe_files(tmp_path):
+    toml = tmp_path / "shoe.toml"
+    toml.write_text("[ranks]\nA = 32\n2 = 32\n3 = 32\n4 = 32\n5 = 32\n6 = 32\n7 = 32\n8 = 32\n9 = 32\n"
+                    "10 = 32\nJ = 32\nQ = 32\nK = 32\n")
+    js = tmp_path / "shoe.json"
+    js.write_text(json.dumps({"cards": {f"{r}{s}": 8 for r in "A23456789TJQK" for s in "shdc"}}))
+    eight = ok("edge", "--format", "json")
+    assert ok("edge", "--shoe", str(toml), "--format", "json") == eight
+    assert ok("edge", "--shoe", str(js), "--format", "json") == eight
+    removed = json.loads(ok("odds", "--shoe", str(js), "--remove", "Ah,Ah", "--format", "json"))
+    assert removed["shoe"]["ranks"]["A"] == 30
+
+
+def error(*args):
+    result = run(*args)
+    assert result.exit_code == 1, result.output
+    assert result.output.count("\n") == 1, result.output
+    return result.output.rstrip("\n")
+
+
+def test_errors_are_one_line(tmp_path):
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("[ranks\nA = 1\n")
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text('{"ranks": {"A": -2}}')
+    tiny = tmp_path / "tiny.toml"
+    tiny.write_text("[ranks]\nA = 3\nK = 2\n")
+    both = tmp_path / "both.toml"
+    both.write_text("[ranks]\nA = 3\n[cards]\nKs = 2\n")
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert error("edge", "--decks", "0") == "Error: the number of decks must be a whole number, 1 or more (got '0')"
+    assert error("edge", "--decks", "-3") == "Error: the number of decks must be a whole number, 1 or more (got '-3')"
+    assert error("odds", "--decks", "2.5") == "Error: the number of decks must be a whole number, 1 or more (got '2.5')"
+    assert error("compare", "--decks", "1,x") == "Error: the number of decks must be a whole number, 1 or more (got 'x')"
+    assert error("odds", "--remove", "Z") == (
+        "Error: unknown card 'Z' (a rank A, 2-9, T or 10, J, Q, K, optionally followed by a suit s, h, d, c)")
+    assert error("odds", "--remove", "Ax") == (
+        "Error: unknown card 'Ax' (a rank A, 2-9, T or 10, J, Q, K, optionally followed by a suit s, h, d, c)")
+    assert error("odds", "--decks", "1", "--remove", ",".join(["A"] * 5)) == "Error: cannot remove A: none left in the shoe"
+    assert error("odds", "--decks", "1", "--remove", "Ah,Ah") == "Error: cannot remove Ah: none left in the shoe"
+    assert error("odds", "--decks", "1", "--remove", ",".join(["K"] * 53)) == "Error: cannot remove 53 cards from a shoe of 52"
+    assert error("odds", "--shoe", str(tiny)) == "Error: a shoe needs at least 6 cards to deal a coup (this one has 5)"
+    assert error("edge", "--rules", "macao") == (
+        "Error: unknown rule set 'macao' (choose from standard, commission-4, tie-9, no-commission, ez)")
+    missing = tmp_path / "missing.toml"
+    assert error("odds", "--shoe", str(missing)) == f"Error: cannot read shoe file '{missing}': No such file or directory"
+    assert error("odds", "--shoe", str(bad_toml)).startswith(f"Error: shoe file '{bad_toml}' is not valid TOML: ")
+    assert error("odds", "--shoe", str(bad_json)) == (
+        f"Error: shoe file '{bad_json}': count of 'A' must be a whole number, 0 or more")
+    assert error("odds", "--shoe", str(both)) == f"Error: shoe file '{both}' must have exactly one table, 'ranks' or 'cards'"
+    assert error("odds", "--shoe", str(binary)).startswith(f"Error: cannot read shoe file '{binary}': ")
+    assert error("odds", "--shoe", str(tiny), "--decks", "2") == "Error: give --decks or --shoe, not both"
+    assert error("odds", "--format", "yaml").startswith("Error: unknown format 'yaml' (choose from json, csv, ")

@@ -1,0 +1,163 @@
+"""The enumerator against brute force, closed forms, published values and a Monte Carlo dealer."""
+
+import math
+import random
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analyzer.cards import RANKS, Shoe, card_name
+from analyzer.engine import enumerate_coup, falling, walk
+from analyzer.tableau import PUNTO_BANCO
+
+from dealer import brute_force, deal
+
+KEYS = ["player_total", "banker_total", "player_third", "banker_third", "player_pair", "banker_pair",
+        "player_suited", "banker_suited", "player_natural", "banker_natural", "winner"]
+
+
+def cells(dist, keys=KEYS):
+    """The distribution as a Counter over the same outcome keys as the brute-force dealer."""
+    tally = Counter()
+    columns = [dist.fields[k].tolist() for k in keys]
+    for i, count in enumerate(dist.counts.tolist()):
+        if count:
+            tally[tuple(col[i] for col in columns)] += count
+    return tally
+
+
+def physical_cards(shoe):
+    return [card_name(r, s) for r in range(13) for s in range(4) for _ in range(shoe.counts[r][s])]
+
+
+def random_shoe(rng, size, ranks=range(13), suits=range(4)):
+    counts = [[0] * 4 for _ in RANKS]
+    for _ in range(size):
+        counts[rng.choice(list(ranks))][rng.choice(list(suits))] += 1
+    return Shoe(tuple(map(tuple, counts)))
+
+
+def small_shoes():
+    rng = random.Random(2026)
+    shoes = [random_shoe(rng, rng.randint(6, 9)) for _ in range(12)]
+    # Few ranks and suits: many pairs, suited hands and repeated kinds (depletion across hands).
+    shoes += [random_shoe(rng, rng.randint(6, 9), ranks=(0, 4, 5, 9, 12), suits=(0, 1)) for _ in range(12)]
+    shoes += [random_shoe(rng, 8, ranks=(3, 4, 5), suits=(2,)) for _ in range(3)]
+    shoes.append(Shoe.from_ranks([0] * 9 + [2, 2, 2, 2]))  # zero-value cards only: both hands draw, every coup ties
+    return shoes
+
+
+@pytest.mark.parametrize("shoe", small_shoes(), ids=lambda s: s.describe())
+def test_every_cell_equals_brute_force_over_card_permutations(shoe):
+    assert cells(enumerate_coup(shoe)) == brute_force(physical_cards(shoe), KEYS)
+
+
+def test_a_ten_card_shoe_by_brute_force():
+    shoe = random_shoe(random.Random(7), 10, ranks=(0, 1, 5, 6, 7, 11), suits=(0, 3))
+    assert cells(enumerate_coup(shoe)) == brute_force(physical_cards(shoe), KEYS)
+
+
+@pytest.mark.parametrize("decks", [1, 2, 8, 30])
+def test_counts_sum_to_the_ordered_six_card_basis(decks):
+    dist = enumerate_coup(Shoe.decks(decks))
+    n = 52 * decks
+    assert dist.total == n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
+    assert sum(dist.counts.tolist()) == dist.total
+    assert min(dist.counts.tolist()) >= 0
+
+
+def test_published_main_outcome_counts():
+    # Wizard of Odds, "Baccarat - Appendix 1: combinatorial analysis" (8 and 6 decks), the same
+    # figures as in the issue: combinations out of the ordered 6-card sequences.
+    for decks, banker, player, tie in [
+        (8, 2_292_252_566_437_888, 2_230_518_282_592_256, 475_627_426_473_216),
+        (6, 403_095_751_234_560, 392_220_492_728_832, 83_552_962_932_288),
+    ]:
+        dist = enumerate_coup(Shoe.decks(decks))
+        winner = dist.fields["winner"]
+        assert [dist.count(winner == w) for w in (-1, 1, 0)] == [banker, player, tie]
+    assert enumerate_coup(Shoe.decks(8)).total == 4_998_398_275_503_360
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3, 6, 8, 13, 40])
+def test_pair_probability_closed_form(decks):
+    # The second card matches the first's rank: (4d - 1) / (52d - 1); perfect pair (d - 1) / (52d - 1).
+    dist = enumerate_coup(Shoe.decks(decks))
+    for hand in ("player", "banker"):
+        pair, suited = dist.fields[f"{hand}_pair"], dist.fields[f"{hand}_suited"]
+        assert Fraction(dist.count(pair), dist.total) == Fraction(4 * decks - 1, 52 * decks - 1)
+        assert Fraction(dist.count(pair & suited), dist.total) == Fraction(decks - 1, 52 * decks - 1)
+        assert Fraction(dist.count(suited), dist.total) == Fraction(13 * decks - 1, 52 * decks - 1)
+
+
+def test_both_hands_pair_closed_form_one_deck():
+    # Player pair: 52*3 ordered ways; the Banker then pairs from 50 cards: 12 ranks of 4 and one of 2.
+    dist = enumerate_coup(Shoe.decks(1))
+    both = dist.fields["player_pair"] & dist.fields["banker_pair"]
+    expected = Fraction(52 * 3, 52 * 51) * Fraction(12 * 4 * 3 + 2 * 1, 50 * 49)
+    assert Fraction(dist.count(both), dist.total) == expected
+
+
+@pytest.mark.parametrize("shoe", [Shoe.decks(8), Shoe.decks(3).remove_cards([(4, None), (0, 1), (9, 3), (9, 3)])])
+def test_int64_and_python_integer_paths_agree(shoe):
+    fast = walk(shoe, PUNTO_BANCO, np.int64)
+    exact = walk(shoe, PUNTO_BANCO, object)
+    assert fast.counts.dtype == np.int64 and exact.counts.dtype == object
+    assert fast.counts.tolist() == exact.counts.tolist()
+
+
+def test_huge_shoe_uses_exact_integers():
+    dist = enumerate_coup(Shoe.decks(100))
+    assert dist.counts.dtype == object
+    assert dist.total == falling(5200, 6) > 2**63
+    assert sum(dist.counts.tolist()) == dist.total
+
+
+def test_invariant_under_relabelling_suits():
+    rng = random.Random(5)
+    kinds = [(r, s) for r in range(13) for s in range(4)]
+    shoe = Shoe.decks(2).remove_cards(rng.sample(kinds, 30) + rng.sample(kinds, 12))
+    order = [2, 0, 3, 1]
+    relabelled = Shoe(tuple(tuple(row[order[s]] for s in range(4)) for row in shoe.counts))
+    assert relabelled != shoe
+    assert enumerate_coup(relabelled).counts.tolist() == enumerate_coup(shoe).counts.tolist()
+
+
+def test_invariant_under_the_order_of_removals():
+    rng = random.Random(11)
+    explicit = rng.sample([(r, s) for r in range(13) for s in range(4)], 25)
+    by_rank = [(rng.randrange(13), None) for _ in range(25)]
+    for cards in (explicit, by_rank):
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        a, b = Shoe.decks(2).remove_cards(cards), Shoe.decks(2).remove_cards(shuffled)
+        assert enumerate_coup(a).counts.tolist() == enumerate_coup(b).counts.tolist()
+
+
+@pytest.mark.parametrize("decks, coups, seed", [(1, 60_000, 1), (8, 60_000, 2)])
+def test_monte_carlo_dealer_agrees(decks, coups, seed):
+    """Deal real shuffled cards; every outcome frequency lies within 4.5 standard errors."""
+    shoe = Shoe.decks(decks)
+    cards = physical_cards(shoe)
+    rng = random.Random(seed)
+    seen = Counter()
+    for _ in range(coups):
+        o = deal(rng.sample(cards, 6))
+        seen.update(k for k, hit in [
+            ("banker", o["winner"] == -1), ("player", o["winner"] == 1), ("tie", o["winner"] == 0),
+            ("player_pair", o["player_pair"]), ("banker_suited", o["banker_suited"]),
+            ("player_natural", o["player_natural"]), ("banker_three_card_7", o["banker_total"] == 7 and o["banker_third"] >= 0),
+        ] if hit)
+    dist = enumerate_coup(shoe)
+    f = dist.fields
+    exact = {
+        "banker": f["winner"] == -1, "player": f["winner"] == 1, "tie": f["winner"] == 0,
+        "player_pair": f["player_pair"], "banker_suited": f["banker_suited"], "player_natural": f["player_natural"],
+        "banker_three_card_7": (f["banker_total"] == 7) & (f["banker_cards"] == 3),
+    }
+    for name, mask in exact.items():
+        p = dist.count(mask) / dist.total  # a float only to size the statistical bound
+        assert abs(seen[name] - coups * p) <= 4.5 * math.sqrt(coups * p * (1 - p)), name
+
