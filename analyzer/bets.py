@@ -1,104 +1,82 @@
-"""Bets as data, payout rule sets, and the one place that turns a distribution into a bet's result.
+"""Bets as data, rule sets, and the one place that turns a distribution into a bet's result.
 
 A bet is a list of pay lines, tried in order; the first line whose condition holds settles the
-bet at that line's net payout (units won per unit staked; 0 is a push). Anything no line covers
-loses the stake (-1). Conditions are data over the outcome fields (FIELDS), never code.
+bet at that line's payout (units won per unit staked; 0 is a push), less any commission. Anything
+no line covers loses the stake (-1). Conditions are data over the outcome fields, never code.
+Payouts are exact Fractions, or sympy expressions where a rule file names a symbol.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
 from .cards import BaccaratError, Shoe
-from .engine import Distribution, enumerate_coup
+from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
+from .engine import Distribution, cells, enumerate_coup
 from .tableau import PUNTO_BANCO, Tableau
-
-FIELDS = {
-    "winner": "who wins the coup: player, banker or tie",
-    "player_total": "the Player's final total, 0-9",
-    "banker_total": "the Banker's final total, 0-9",
-    "player_two_card_total": "the Player's total on his first two cards",
-    "banker_two_card_total": "the Banker's total on his first two cards",
-    "player_cards": "cards the Player took, 2 or 3",
-    "banker_cards": "cards the Banker took, 2 or 3",
-    "player_third": "value of the Player's third card, 0-9 (-1: none)",
-    "banker_third": "value of the Banker's third card, 0-9 (-1: none)",
-    "player_natural": "the Player has a natural (two-card 8 or 9)",
-    "banker_natural": "the Banker has a natural (two-card 8 or 9)",
-    "natural": "either hand has a natural",
-    "player_pair": "the Player's first two cards are of equal rank",
-    "banker_pair": "the Banker's first two cards are of equal rank",
-    "player_suited": "the Player's first two cards are of the same suit",
-    "banker_suited": "the Banker's first two cards are of the same suit",
-    "margin": "the difference of the final totals, 0-9",
-    "total_cards": "cards dealt in the coup, 4-6",
-}
-WINNERS = {"player": 1, "banker": -1, "tie": 0}
-
-
-@dataclass(frozen=True)
-class Is:
-    """The outcome field ``field`` takes one of ``values``."""
-
-    field: str
-    values: tuple
-
-    def mask(self, fields):
-        return np.isin(fields[self.field], [WINNERS.get(v, v) for v in self.values])
-
-
-@dataclass(frozen=True)
-class AllOf:
-    parts: tuple
-
-    def mask(self, fields):
-        return np.logical_and.reduce([p.mask(fields) for p in self.parts] + [np.ones(len(fields["winner"]), bool)])
-
-
-@dataclass(frozen=True)
-class AnyOf:
-    parts: tuple
-
-    def mask(self, fields):
-        return np.logical_or.reduce([p.mask(fields) for p in self.parts] + [np.zeros(len(fields["winner"]), bool)])
-
-
-def where(**conditions) -> AllOf:
-    """All of the given field conditions; a value may be one value or a tuple of allowed values.
-
-    >>> where(winner="banker", banker_total=(6, 7))
-    AllOf(parts=(Is(field='winner', values=('banker',)), Is(field='banker_total', values=(6, 7))))
-    """
-    for name, value in conditions.items():
-        if name not in FIELDS:
-            raise BaccaratError(f"unknown outcome field {name!r}")
-    return AllOf(tuple(Is(k, v if isinstance(v, tuple) else (v,)) for k, v in conditions.items()))
 
 
 @dataclass(frozen=True)
 class Line:
-    """One pay line: when ``condition`` holds, the bet wins ``pays`` units (0: push)."""
+    """One pay line: when ``condition`` holds, the bet wins ``pays`` units (0: push) before any
+    commission. ``pays`` is a Fraction, or a sympy expression where a payout is a symbol."""
 
-    pays: Fraction
+    pays: object
     label: str
-    condition: AllOf | AnyOf | Is
+    condition: object
 
 
 @dataclass(frozen=True)
 class Bet:
+    """A bet: pay lines tried in order, the first that holds settling it. ``commission`` (a
+    fraction of the win, possibly symbolic) is taken from every win."""
+
     id: str
     name: str
     lines: tuple[Line, ...]
+    commission: object = Fraction(0)
+    source: str = ""
 
-    def pay_table(self) -> str:
-        """The pay lines in words, e.g. ``Banker wins 19/20:1; tie push``."""
-        return "; ".join(f"{ln.label} {'push' if ln.pays == 0 else f'{ln.pays}:1'}" for ln in self.lines)
+    def net(self, ln: Line):
+        """Units won per unit staked when ``ln`` settles the bet, commission paid."""
+        return ln.pays if ln.pays == 0 else ln.pays * (1 - self.commission)
+
+    def pay_table(self, brief: bool = False) -> str:
+        """The pay lines in words, e.g. ``Banker wins 1:1; tie push; 5% commission``; ``brief``
+        names only the number of lines of a bet that has several."""
+        text = f"{len(self.lines)} pay lines" if brief and len(self.lines) > 1 else "; ".join(
+            f"{ln.label} {payout_text(ln.pays)}" for ln in self.lines)
+        return text + (f"; {percent_text(self.commission)} commission" if self.commission != 0 else "")
+
+
+def payout_text(pays) -> str:
+    """A payout as casinos write it.
+
+    >>> payout_text(Fraction(1, 2)), payout_text(Fraction(0)), payout_text(Fraction(25))
+    ('1:2', 'push', '25:1')
+    """
+    if pays == 0:
+        return "push"
+    if isinstance(pays, Fraction):
+        return f"{pays.numerator}:{pays.denominator}"
+    return f"{pays}:1"
+
+
+def percent_text(q) -> str:
+    """A commission as a percentage.
+
+    >>> percent_text(Fraction(1, 20)), percent_text(Fraction(1, 40))
+    ('5%', '5/2%')
+    """
+    return f"{q * 100}%" if isinstance(q, Fraction) else f"100*{q}%"
 
 
 def line(pays, label: str, **conditions) -> Line:
+    """A pay line from Python: ``line(25, "Perfect pair", player_pair=True, player_suited=True)``."""
     return Line(Fraction(pays), label, where(**conditions))
 
 
@@ -108,62 +86,21 @@ class RuleSet:
     description: str
     bets: tuple[Bet, ...]
     tableau: Tableau = PUNTO_BANCO
+    source: str = ""
+    path: str = ""  # the file it was read from
+
+    def bet(self, bet_id: str) -> Bet:
+        """The bet with this id."""
+        for bet in self.bets:
+            if bet.id == bet_id:
+                return bet
+        raise BaccaratError(f"rule set {self.name!r} has no bet {bet_id!r} (bets: {', '.join(b.id for b in self.bets)})")
 
 
-def banker_bet(commission=Fraction(5, 100)) -> Bet:
-    pays = 1 - Fraction(commission)
-    label = "Banker wins" if commission else "Banker wins (no commission)"
-    return Bet("banker", "Banker", (line(pays, label, winner="banker"), line(0, "tie", winner="tie")))
-
-
-PLAYER = Bet("player", "Player", (line(1, "Player wins", winner="player"), line(0, "tie", winner="tie")))
-PLAYER_PAIR = Bet("player_pair", "Player Pair", (line(11, "Player pair", player_pair=True),))
-BANKER_PAIR = Bet("banker_pair", "Banker Pair", (line(11, "Banker pair", banker_pair=True),))
-
-
-def tie_bet(pays=8) -> Bet:
-    return Bet("tie", "Tie", (line(pays, "Tie", winner="tie"),))
-
-
-def rule_set(name, description, banker=None, tie=None) -> RuleSet:
-    """A rule set of the five main bets, with the given Banker and Tie bets (standard by default)."""
-    return RuleSet(name, description, (banker or banker_bet(), PLAYER, tie or tie_bet(), PLAYER_PAIR, BANKER_PAIR))
-
-
-RULE_SETS = {
-    rules.name: rules
-    for rules in (
-        rule_set("standard", "Punto banco: Banker 1:1 less 5% commission, Tie 8:1, pairs 11:1"),
-        rule_set("commission-4", "Banker 1:1 less 4% commission", banker=banker_bet(Fraction(4, 100))),
-        rule_set("tie-9", "Tie pays 9:1", tie=tie_bet(9)),
-        rule_set(
-            "no-commission",
-            "No commission; a Banker win with 6 pays 1:2",
-            banker=Bet("banker", "Banker", (
-                line(Fraction(1, 2), "Banker wins with 6", winner="banker", banker_total=6),
-                line(1, "Banker wins otherwise", winner="banker"),
-                line(0, "tie", winner="tie"),
-            )),
-        ),
-        rule_set(
-            "ez",
-            "EZ Baccarat: no commission; a Banker win with a three-card 7 pushes",
-            banker=Bet("banker", "Banker", (
-                line(0, "Banker wins with a three-card 7", winner="banker", banker_total=7, banker_cards=3),
-                line(1, "Banker wins otherwise", winner="banker"),
-                line(0, "tie", winner="tie"),
-            )),
-        ),
-    )
-}
-
-
-def get_rules(name: str) -> RuleSet:
-    """A built-in rule set by name."""
-    try:
-        return RULE_SETS[name]
-    except KeyError:
-        raise BaccaratError(f"unknown rule set {name!r} (choose from {', '.join(RULE_SETS)})") from None
+def _sum(terms, start):
+    for term in terms:
+        start = start + term
+    return start
 
 
 @dataclass(frozen=True)
@@ -174,32 +111,35 @@ class BetResult:
     line_probabilities: tuple[Fraction, ...]
     loss: Fraction
 
+    def _lines(self):
+        return zip(self.line_probabilities, self.bet.lines)
+
     @property
     def win(self) -> Fraction:
-        return sum((p for p, ln in zip(self.line_probabilities, self.bet.lines) if ln.pays > 0), Fraction(0))
+        return _sum((p for p, ln in self._lines() if ln.pays != 0), Fraction(0))
 
     @property
     def push(self) -> Fraction:
-        return sum((p for p, ln in zip(self.line_probabilities, self.bet.lines) if ln.pays == 0), Fraction(0))
+        return _sum((p for p, ln in self._lines() if ln.pays == 0), Fraction(0))
 
     @property
-    def ev(self) -> Fraction:
+    def ev(self):
         """Expected value per unit staked."""
-        return sum((p * ln.pays for p, ln in zip(self.line_probabilities, self.bet.lines)), -self.loss)
+        return _sum((p * self.bet.net(ln) for p, ln in self._lines() if ln.pays != 0), -self.loss)
 
     @property
-    def house_edge(self) -> Fraction:
+    def house_edge(self):
         """Expected loss per unit staked, ties and pushes counted as bets."""
         return -self.ev
 
     @property
-    def house_edge_resolved(self) -> Fraction | None:
+    def house_edge_resolved(self):
         """Expected loss per bet that wins or loses (pushes excluded)."""
         return None if self.push == 1 else -self.ev / (1 - self.push)
 
     @property
-    def variance(self) -> Fraction:
-        second = sum((p * ln.pays**2 for p, ln in zip(self.line_probabilities, self.bet.lines)), self.loss)
+    def variance(self):
+        second = _sum((p * self.bet.net(ln) ** 2 for p, ln in self._lines() if ln.pays != 0), self.loss)
         return second - self.ev**2
 
     @property
@@ -208,14 +148,24 @@ class BetResult:
         return 1 / self.win if self.win else None
 
 
+@lru_cache(maxsize=1024)
+def settled_cells(conditions: tuple, tableau: Tableau) -> tuple:
+    """For each pay line (by its condition), the indices of the distribution's cells it settles:
+    those where it holds and no earlier line did. Cells depend on the tableau, not the shoe."""
+    fields = cells(tableau)[1]
+    open_cells = np.ones(len(fields["winner"]), bool)
+    settled = []
+    for condition in conditions:
+        hit = condition.mask(fields) & open_cells
+        settled.append(np.flatnonzero(hit))
+        open_cells &= ~hit
+    return tuple(settled)
+
+
 def evaluate(bet: Bet, dist: Distribution) -> BetResult:
     """The exact result of ``bet`` on a coup with distribution ``dist``."""
-    open_cells = np.ones(len(dist.counts), bool)
-    counts = []
-    for ln in bet.lines:
-        hit = ln.condition.mask(dist.fields) & open_cells
-        counts.append(dist.count(hit))
-        open_cells &= ~hit
+    lines = settled_cells(tuple(ln.condition for ln in bet.lines), dist.tableau)
+    counts = [dist.count(settled) for settled in lines]
     return BetResult(bet, tuple(Fraction(c, dist.total) for c in counts), Fraction(dist.total - sum(counts), dist.total))
 
 

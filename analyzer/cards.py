@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
@@ -237,6 +238,18 @@ def parse_deck_list(text: str) -> list[int]:
     [1, 2, 8]
     """
     return [parse_decks(part) for part in text.split(",")]
+
+
+def parse_percent(text: str):
+    """An exact fraction from a percentage such as ``1.2351`` or ``-0.5``.
+
+    >>> parse_percent("1.25")
+    Fraction(1, 80)
+    """
+    try:
+        return Fraction(text.strip().rstrip("%")) / 100
+    except ValueError:
+        raise BaccaratError(f"not a percentage: {text!r}") from None
 
 
 def make_shoe(decks: int | None = None, remove: str = "", shoe_file: str | None = None) -> Shoe:

@@ -7,9 +7,9 @@ import functools
 import click
 
 from . import __version__, views
-from .bets import RULE_SETS, get_rules
-from .cards import BaccaratError, make_shoe, parse_deck_list, parse_decks
+from .cards import BaccaratError, make_shoe, parse_deck_list, parse_decks, parse_percent
 from .render import FORMATS, render
+from .rulefile import BUILT_IN, get_rules
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -84,8 +84,8 @@ def odds(decks, remove, shoe_file, fmt, exact):
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--rules", default="standard", show_default=True, metavar="NAME",
-              help=f"Rule set: {', '.join(RULE_SETS)}.")
+@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE",
+              help=f"Rule set: {', '.join(BUILT_IN)}, or a .toml rule file.")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
 @output_options
 @domain_errors
@@ -97,8 +97,9 @@ def edge(rules, decks, remove, shoe_file, fmt, exact):
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--rules", "rules", multiple=True, metavar="NAME",
-              help=f"A rule set to compare; repeat for several (default standard). Choices: {', '.join(RULE_SETS)}.")
+@click.option("--rules", "rules", multiple=True, metavar="NAME|FILE",
+              help=f"A rule set to compare; repeat for several (default standard): {', '.join(BUILT_IN)}, "
+                   "or a .toml rule file (its tableau may differ).")
 @shoe_options("Deck counts to compare, comma-separated, e.g. 1,2,4,6,8 (default 8).")
 @output_options
 @domain_errors
@@ -120,3 +121,47 @@ def label_of(rules_name: str, decks, by_rules: bool, by_decks: bool) -> str:
     if by_rules and by_decks:
         return f"{rules_name}, {deck_text}"
     return deck_text if by_decks else rules_name
+
+
+@cli.group(context_settings=CONTEXT)
+def rules():
+    """The built-in rule sets, and what a rule set holds."""
+
+
+@rules.command("list", context_settings=CONTEXT)
+@output_options
+@domain_errors
+def rules_list(fmt, exact):
+    """List the built-in rule sets."""
+    emit(views.rules_list(), fmt, exact)
+
+
+@rules.command("show", context_settings=CONTEXT)
+@click.argument("name")
+@output_options
+@domain_errors
+def rules_show(name, fmt, exact):
+    """Show a rule set's bets, pay tables and drawing tableau (NAME: built-in name or .toml file)."""
+    emit(views.rules_show(get_rules(name)), fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE",
+              help="Rule set holding the bet.")
+@click.option("--bet", "bet_id", required=True, metavar="ID", help="The bet whose payout or commission to find.")
+@click.option("--vary", metavar="LINE", help="What to solve for: a pay line (label or number from 1) or "
+              "'commission'. Default: the bet's one payout symbol, or its only pay line.")
+@click.option("--edge", "edge_pct", default="0", show_default=True, metavar="PERCENT",
+              help="Target house edge in per cent (exact decimal, e.g. 1.2351); 0 is break-even.")
+@click.option("--match", metavar="ID", help="Instead of --edge, make the house edge equal this bet's.")
+@shoe_options("Number of 52-card decks in the shoe (default 8).")
+@output_options
+@domain_errors
+def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, fmt, exact):
+    """Find, exactly, the payout or commission that gives a bet a target house edge.
+
+    Examples: the Tie payout that breaks even (--bet tie); the commission that makes Banker's
+    edge equal Player's (--bet banker --vary commission --match player).
+    """
+    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    emit(views.solve(get_rules(rules), shoe, bet_id, vary, parse_percent(edge_pct), match), fmt, exact)

@@ -116,12 +116,12 @@ class Distribution:
     fields: dict = field(repr=False)
 
     def count(self, mask) -> int:
-        """Exact number of sequences in the cells where ``mask`` is true."""
+        """Exact number of sequences in the cells selected by ``mask`` (booleans or indices)."""
         return int(self.counts[mask].sum())
 
 
 @lru_cache(maxsize=8)
-def _cells(tableau: Tableau):
+def cells(tableau: Tableau):
     """The grid of cells (two-card totals, third cards, hand classes) and which can occur."""
     pt, bt, p3, b3, cp, cb = np.indices((10, 10, 11, 11, 4, 4)).reshape(6, -1)
     player_draws = np.array(tableau.player_draws)
@@ -198,7 +198,7 @@ def walk(shoe: Shoe, tableau: Tableau, dtype) -> Distribution:
     grid[:, :, 10, :10] = (rest - 1) * m1  # the Banker alone draws y: one free card
     grid[:, :, :10, 10] = (rest - 1) * m1  # the Player alone draws x: one free card
     grid[:, :, :10, :10] = m2 - eye * m1[:, :, :, None]  # both draw: m_x (m_y - [x == y])
-    keep, fields = _cells(tableau)
+    keep, fields = cells(tableau)
     counts = grid.reshape(-1)[keep]
     if dtype is not object:
         counts = counts.astype(np.int64)

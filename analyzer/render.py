@@ -38,8 +38,14 @@ def exact(q) -> str:
 
     >>> exact(Fraction(-3, 4)), exact(Fraction(6, 3)), exact(7)
     ('-3/4', '2', '7')
+
+    A symbolic value (a sympy expression in a payout symbol) is shown as its expression.
     """
-    return str(Fraction(q))
+    return str(Fraction(q)) if is_number(q) else str(q)
+
+
+def is_number(value) -> bool:
+    return isinstance(value, (Fraction, int))
 
 
 def decimal(q, places: int) -> str:
@@ -80,12 +86,14 @@ def sqrt_decimal(q, places: int = 4) -> str:
 def _show(value, kind: str, text_format: bool) -> str:
     if value is None:
         return ""
+    if kind != "text" and not is_number(value):
+        return exact(value)
     if kind == "count":
         return f"{value:,}" if text_format else str(value)
     if kind == "percent":
         return percent(value)
     if kind == "number":
-        return decimal(value, 4)
+        return decimal(value, 6)
     if kind == "sd":
         return sqrt_decimal(value)
     if kind == "one_in":
@@ -116,6 +124,8 @@ def to_json(value):
     """JSON-ready: Fractions become ``"p/q"`` strings; ints stay JSON integers."""
     if isinstance(value, Fraction):
         return exact(value)
+    if not isinstance(value, (dict, list, tuple, str, int, float, bool, type(None))):
+        return str(value)  # a sympy expression
     if isinstance(value, dict):
         return {k: to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

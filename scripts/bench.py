@@ -1,9 +1,9 @@
 """Benchmark: the figures quoted in the README. Run: python scripts/bench.py [--repeat N]
 
-- full exact analysis of an 8-deck shoe (one enumeration + every bet of every built-in rule set),
+- full exact analysis of an 8-deck shoe (one enumeration + every bet of the catalogue),
   in process, cache cleared each time;
 - the same through the Python-integer path (what shoes over 1023 cards use), for the ratio;
-- the whole `baccarat edge` process, start to finish;
+- the whole `baccarat edge --rules catalog` process (the largest built-in rule set), start to finish;
 - peak memory (max RSS) of that process.
 """
 
@@ -16,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.bets import RULE_SETS, evaluate
+from analyzer.bets import evaluate
 from analyzer.cards import Shoe
 from analyzer.engine import _enumerate, walk
+from analyzer.rulefile import BUILT_IN, get_rules
 from analyzer.tableau import PUNTO_BANCO
 
 
@@ -31,9 +32,13 @@ def median_seconds(fn, repeat):
     return statistics.median(times)
 
 
+RULES = [get_rules(name) for name in BUILT_IN]
+BETS = {bet.id: bet for rules in RULES if rules.tableau == PUNTO_BANCO for bet in rules.bets}  # each distinct bet once
+
+
 def full_analysis(shoe, dtype):
     dist = walk(shoe, PUNTO_BANCO, dtype)
-    return [evaluate(bet, dist) for rules in RULE_SETS.values() for bet in rules.bets]
+    return [evaluate(bet, dist) for bet in BETS.values()]
 
 
 def main():
@@ -48,14 +53,16 @@ def main():
     _enumerate.cache_clear()
 
     baccarat = Path(sys.executable).with_name("baccarat")
-    command = [str(baccarat), "edge"] if baccarat.exists() else [sys.executable, "-m", "analyzer", "edge"]
+    command = [str(baccarat), "edge", "--rules", "catalog"]
+    if not baccarat.exists():
+        command = [sys.executable, "-m", "analyzer"] + command[1:]
     process = median_seconds(lambda: subprocess.run(command, check=True, capture_output=True), args.repeat)
     rss = subprocess.run(
         [sys.executable, "-c", "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True);"
          "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + command,
         check=True, capture_output=True, text=True,
     ).stdout.strip()
-    bets = sum(len(r.bets) for r in RULE_SETS.values())
+    bets = len(BETS)
     print(f"8-deck full analysis, int64 path ({bets} bets):   {fast * 1000:7.2f} ms median (target <= 20 ms)")
     print(f"  of which the enumeration:                {walk_only * 1000:7.2f} ms")
     print(f"8-deck full analysis, Python-int path:     {exact * 1000:7.2f} ms median ({exact / fast:.1f}x slower)")

@@ -6,9 +6,9 @@ Run: python scripts/make_reports.py    (tests/test_reports.py fails when these d
 from pathlib import Path
 
 from analyzer import views
-from analyzer.bets import RULE_SETS
 from analyzer.cards import Shoe
 from analyzer.render import render
+from analyzer.rulefile import BUILT_IN, get_rules
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
@@ -19,8 +19,8 @@ def reports() -> dict[str, str]:
     return {
         f"edge-{name}-8-decks.md": f"# House edge: {name}, 8 decks\n\n"
         f"Made by `python scripts/make_reports.py`; the same as `baccarat edge --rules {name} --format github --exact`.\n\n"
-        + render(views.edge(rules, shoe), "github", show_exact=True) + "\n"
-        for name, rules in RULE_SETS.items()
+        + render(views.edge(get_rules(name), shoe), "github", show_exact=True) + "\n"
+        for name in BUILT_IN
     }
 
 

@@ -25,7 +25,12 @@ def banker_draws(banker, player_third):
     return False
 
 
-def deal(cards):
+def banker_stands_on_6(banker, player_third):
+    """The variant tableau: as punto banco, but the Banker never draws on 6."""
+    return banker != 6 and banker_draws(banker, player_third)
+
+
+def deal(cards, banker_rule=banker_draws):
     """Deal one coup from ``cards`` (a sequence of rank+suit strings like 'Td', top first):
     Player, Banker, Player, Banker, then third cards. Returns the outcome as a dict."""
     cards = iter(cards)
@@ -39,7 +44,7 @@ def deal(cards):
         if pt <= 5:
             p.append(next(cards))
             p3 = POINT_VALUE[p[2][0]]
-        if banker_draws(bt, p3):
+        if banker_rule(bt, p3):
             b.append(next(cards))
             b3 = POINT_VALUE[b[2][0]]
     pf, bf = total(p), total(b)
@@ -49,6 +54,7 @@ def deal(cards):
         "player_pair": p[0][0] == p[1][0], "banker_pair": b[0][0] == b[1][0],
         "player_suited": p[0][1] == p[1][1], "banker_suited": b[0][1] == b[1][1],
         "player_natural": pt >= 8, "banker_natural": bt >= 8,
+        "player_two_card": pt, "banker_two_card": bt, "cards": len(p) + len(b),
         "winner": (pf > bf) - (pf < bf),
     }
 

@@ -94,12 +94,10 @@ def test_compare_rules_and_decks_grid():
     assert Fraction(tie["house_edge"][3]) < Fraction(tie["house_edge"][1])
 
 
-def test_compare_shows_a_blank_where_a_rule_set_lacks_a_bet(monkeypatch):
-    from analyzer import bets
-
-    short = bets.RuleSet("short", "Banker only", (bets.banker_bet(),))
-    monkeypatch.setitem(bets.RULE_SETS, "short", short)
-    data = json.loads(ok("compare", "--rules", "short", "--rules", "standard", "--format", "json"))
+def test_compare_shows_a_blank_where_a_rule_set_lacks_a_bet(tmp_path):
+    short = tmp_path / "short.toml"
+    short.write_text('name = "short"\n[[bets]]\nid = "banker"\nlines = [{ when = { winner = "banker" }, pays = 1 }]\n')
+    data = json.loads(ok("compare", "--rules", str(short), "--rules", "standard", "--format", "json"))
     player = next(b for b in data["bets"] if b["bet"] == "player")
     assert player["house_edge"][0] is None
     # Wizard of Odds, Baccarat Appendix 1 (8 decks): Player edge = (Banker - Player) / total
@@ -155,7 +153,8 @@ def test_errors_are_one_line(tmp_path):
     assert error("odds", "--decks", "1", "--remove", ",".join(["K"] * 53)) == "Error: cannot remove 53 cards from a shoe of 52"
     assert error("odds", "--shoe", str(tiny)) == "Error: a shoe needs at least 6 cards to deal a coup (this one has 5)"
     assert error("edge", "--rules", "macao") == (
-        "Error: unknown rule set 'macao' (choose from standard, commission-4, tie-9, no-commission, ez)")
+        "Error: unknown rule set 'macao' (choose from standard, commission-4, tie-9, no-commission, ez, "
+        "banker-stands-on-6, catalog, or give a .toml file)")
     missing = tmp_path / "missing.toml"
     assert error("odds", "--shoe", str(missing)) == f"Error: cannot read shoe file '{missing}': No such file or directory"
     assert error("odds", "--shoe", str(bad_toml)).startswith(f"Error: shoe file '{bad_toml}' is not valid TOML: ")

@@ -42,3 +42,11 @@ def test_ci_runs_the_readme_commands():
     setup = re.search(r"```bash\n(.*?)```", README, re.S).group(1).splitlines()
     assert "baccarat edge" in setup[0] and "pytest" in setup[1]
     assert setup[1] in (ROOT / ".ci" / "run").read_text()
+
+
+def test_every_outcome_field_is_documented_with_its_example():
+    from analyzer.conditions import EXAMPLES, FIELDS
+
+    assert set(EXAMPLES) == set(FIELDS)
+    for name, example in EXAMPLES.items():
+        assert f"| `{name}` | {FIELDS[name][0]} |" in README and f"`{example}`" in README, name

@@ -1,0 +1,180 @@
+"""Conditions over a coup's outcome fields: the data that says when a pay line applies.
+
+A condition is built from field tests combined with all / any / not; it is parsed from user
+text (rule files) and validated, never evaluated as code. ``mask(fields)`` gives the cells of a
+Distribution where it holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import BaccaratError
+
+WINNERS = {"player": 1, "banker": -1, "tie": 0}
+
+# name -> (meaning, allowed values): a range of integers, booleans, or the winners.
+FIELDS = {
+    "winner": ("who wins the coup: player, banker or tie", WINNERS),
+    "player_total": ("the Player's final total", range(10)),
+    "banker_total": ("the Banker's final total", range(10)),
+    "player_two_card_total": ("the Player's total on his first two cards", range(10)),
+    "banker_two_card_total": ("the Banker's total on his first two cards", range(10)),
+    "player_cards": ("cards the Player took", range(2, 4)),
+    "banker_cards": ("cards the Banker took", range(2, 4)),
+    "player_third": ("value of the Player's third card; -1 when he took none", range(-1, 10)),
+    "banker_third": ("value of the Banker's third card; -1 when he took none", range(-1, 10)),
+    "player_natural": ("the Player has a natural (a two-card 8 or 9)", (False, True)),
+    "banker_natural": ("the Banker has a natural (a two-card 8 or 9)", (False, True)),
+    "natural": ("either hand has a natural", (False, True)),
+    "player_pair": ("the Player's first two cards are of equal rank", (False, True)),
+    "banker_pair": ("the Banker's first two cards are of equal rank", (False, True)),
+    "player_suited": ("the Player's first two cards are of one suit", (False, True)),
+    "banker_suited": ("the Banker's first two cards are of one suit", (False, True)),
+    "margin": ("the difference of the final totals", range(10)),
+    "total_cards": ("cards dealt in the coup", range(4, 7)),
+}
+EXAMPLES = {
+    "winner": 'winner = "banker"', "player_total": "player_total = [8, 9]",
+    "banker_total": "banker_total = 6", "player_two_card_total": "player_two_card_total = { min = 0, max = 5 }",
+    "banker_two_card_total": "banker_two_card_total = 7", "player_cards": "player_cards = 3",
+    "banker_cards": "banker_cards = 3", "player_third": "player_third = -1",
+    "banker_third": "banker_third = { min = 0, max = 4 }", "player_natural": "player_natural = true",
+    "banker_natural": "banker_natural = false", "natural": "natural = true", "player_pair": "player_pair = true",
+    "banker_pair": "banker_pair = true", "player_suited": "player_suited = true",
+    "banker_suited": "banker_suited = true", "margin": "margin = { min = 4 }", "total_cards": "total_cards = [5, 6]",
+}
+
+
+def _encode(value):
+    return WINNERS.get(value, value) if isinstance(value, str) else value
+
+
+def _size(fields):
+    return len(fields["winner"])
+
+
+@dataclass(frozen=True)
+class Is:
+    """The field takes one of the values."""
+
+    field: str
+    values: tuple
+
+    def mask(self, fields):
+        return np.isin(fields[self.field], [_encode(v) for v in self.values])
+
+
+@dataclass(frozen=True)
+class Between:
+    """low <= field <= high."""
+
+    field: str
+    low: int
+    high: int
+
+    def mask(self, fields):
+        return (fields[self.field] >= self.low) & (fields[self.field] <= self.high)
+
+
+@dataclass(frozen=True)
+class AllOf:
+    parts: tuple
+
+    def mask(self, fields):
+        return np.logical_and.reduce([p.mask(fields) for p in self.parts] + [np.ones(_size(fields), bool)])
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    parts: tuple
+
+    def mask(self, fields):
+        return np.logical_or.reduce([p.mask(fields) for p in self.parts] + [np.zeros(_size(fields), bool)])
+
+
+@dataclass(frozen=True)
+class Not:
+    part: object
+
+    def mask(self, fields):
+        return ~self.part.mask(fields)
+
+
+def domain(name: str, where: str):
+    """The values field ``name`` can take."""
+    if name not in FIELDS:
+        raise BaccaratError(f"{where}: unknown outcome field {name!r} (fields: {', '.join(FIELDS)})")
+    return FIELDS[name][1]
+
+
+def check_value(name: str, value, where: str):
+    """The value itself, if the field can take it."""
+    allowed = domain(name, where)
+    booleans = allowed == (False, True)
+    ok = isinstance(value, bool) if booleans else (
+        isinstance(value, str) if allowed is WINNERS else type(value) is int
+    )
+    if not ok or value not in allowed:
+        shown = ", ".join(map(str, allowed)) if not isinstance(allowed, range) else f"{allowed[0]} to {allowed[-1]}"
+        raise BaccaratError(f"{where}: {name} cannot be {value!r} (it is one of {shown.lower() if booleans else shown})")
+    return value
+
+
+def where(**conditions) -> AllOf:
+    """All of the given field tests; a value may be one value or a tuple of allowed values.
+
+    >>> where(winner="banker", banker_total=(6, 7))
+    AllOf(parts=(Is(field='winner', values=('banker',)), Is(field='banker_total', values=(6, 7))))
+    """
+    parts = []
+    for name, value in conditions.items():
+        values = value if isinstance(value, tuple) else (value,)
+        parts.append(Is(name, tuple(check_value(name, v, "condition") for v in values)))
+    return AllOf(tuple(parts))
+
+
+def parse_condition(table, where: str):
+    """A condition from a rule file's ``when`` table: each key a field test, or all / any / not.
+
+    A field test is a value (``banker_total = 6``), a list of values (``player_total = [8, 9]``)
+    or a range (``margin = { min = 4, max = 9 }``, either end optional).
+
+    >>> parse_condition({"winner": "player", "margin": {"min": 4}, "not": {"player_natural": True}}, "x")
+    AllOf(parts=(Is(field='winner', values=('player',)), Between(field='margin', low=4, high=9), Not(part=AllOf(parts=(Is(field='player_natural', values=(True,)),)))))
+    """
+    if not isinstance(table, dict):
+        raise BaccaratError(f"{where}: a condition is a table of field tests, all, any or not")
+    parts = []
+    for key, value in table.items():
+        here = f"{where}.{key}"
+        if key in ("all", "any"):
+            if not isinstance(value, list) or not value:
+                raise BaccaratError(f"{here}: '{key}' takes a non-empty list of conditions")
+            inner = tuple(parse_condition(v, f"{here}[{i}]") for i, v in enumerate(value))
+            parts.append(AllOf(inner) if key == "all" else AnyOf(inner))
+        elif key == "not":
+            parts.append(Not(parse_condition(value, here)))
+        elif isinstance(value, list):
+            if not value:
+                raise BaccaratError(f"{here}: an empty list matches nothing")
+            parts.append(Is(key, tuple(check_value(key, v, here) for v in value)))
+        elif isinstance(value, dict):
+            parts.append(parse_range(key, value, here))
+        else:
+            parts.append(Is(key, (check_value(key, value, here),)))
+    return AllOf(tuple(parts))
+
+
+def parse_range(name: str, table: dict, where: str) -> Between:
+    allowed = domain(name, where)
+    if not isinstance(allowed, range):
+        raise BaccaratError(f"{where}: {name} is not a number; give a value or a list, not a range")
+    unknown = set(table) - {"min", "max"}
+    if unknown or not table:
+        raise BaccaratError(f"{where}: a range has only 'min' and 'max' (got {', '.join(sorted(unknown)) or 'neither'})")
+    low = check_value(name, table.get("min", allowed[0]), f"{where}.min")
+    high = check_value(name, table.get("max", allowed[-1]), f"{where}.max")
+    return Between(name, low, high)

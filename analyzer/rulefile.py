@@ -1,0 +1,255 @@
+"""Rule-set files (TOML): parsed and validated into RuleSets; never evaluated as code.
+
+A file names the rule set and lists its bets; it may extend another rule set (its bets are kept,
+a bet with the same id is replaced, new ones are added) and give a drawing tableau::
+
+    name = "my-table"
+    description = "Banker 1:1 less 4%, Tie 9:1"
+    source = "house rules, 2026"
+    extends = "standard"
+
+    [[bets]]
+    id = "tie"
+    name = "Tie"
+    lines = [{ label = "Tie", when = { winner = "tie" }, pays = 9 }]
+
+Every error names the file and the key, and the line where TOML gives it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import replace
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from .bets import Bet, Line, RuleSet
+from .cards import BaccaratError
+from .conditions import parse_condition
+from .tableau import PUNTO_BANCO, STOOD, Tableau
+
+BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog")
+TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets"}
+BET_KEYS = {"id", "name", "source", "commission", "lines"}
+LINE_KEYS = {"label", "when", "pays"}
+TABLEAU_KEYS = {"name", "player_draws", "banker"}
+ID = re.compile(r"^[a-z][a-z0-9_]*$")
+SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+NUMBER = re.compile(r"^(\d+(?:\.\d+)?)(?:(%)|:(\d+(?:\.\d+)?)|/(\d+))?$")
+
+
+def builtin_text(name: str) -> str:
+    return resources.files("analyzer").joinpath("rules", f"{name}.toml").read_text(encoding="utf-8")
+
+
+def get_rules(spec: str) -> RuleSet:
+    """A rule set: a built-in name (see BUILT_IN) or the path of a TOML rule file."""
+    if spec in BUILT_IN:
+        return _builtin(spec)
+    if spec.endswith(".toml") or "/" in spec or Path(spec).exists():
+        return load_rules(spec)
+    raise BaccaratError(f"unknown rule set {spec!r} (choose from {', '.join(BUILT_IN)}, or give a .toml file)")
+
+
+@lru_cache(maxsize=None)
+def _builtin(name: str) -> RuleSet:
+    return parse_rules(builtin_text(name), f"built-in rule set {name!r}", base_dir=None)
+
+
+def load_rules(path) -> RuleSet:
+    """A rule set from a TOML file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaccaratError(f"cannot read rule file '{path}': {getattr(exc, 'strerror', None) or exc}") from None
+    return replace(parse_rules(text, f"{path}", base_dir=path.parent), path=str(path))
+
+
+def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) -> RuleSet:
+    """A rule set from TOML text; ``where`` names it in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BaccaratError(f"{where}: not valid TOML: {exc}") from None
+    check_keys(data, TOP_KEYS, where, "")
+    name = text_field(data, "name", where, required=True)
+    base = None
+    if "extends" in data:
+        parent = text_field(data, "extends", where)
+        if depth > 8:
+            raise BaccaratError(f"{where}: extends: too deep (a cycle?)")
+        if parent in BUILT_IN:
+            base = parse_rules(builtin_text(parent), f"built-in rule set {parent!r}", None, depth + 1)
+        elif base_dir is not None:
+            parent_path = base_dir / parent
+            try:
+                parent_text = parent_path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                raise BaccaratError(f"{where}: extends: cannot read {parent!r}") from None
+            base = parse_rules(parent_text, str(parent_path), parent_path.parent, depth + 1)
+        else:
+            raise BaccaratError(f"{where}: extends: unknown rule set {parent!r}")
+    bets_data = data.get("bets", [])
+    if not isinstance(bets_data, list) or not all(isinstance(b, dict) for b in bets_data):
+        raise BaccaratError(f"{where}: bets: must be an array of tables ([[bets]])")
+    symbols = data.get("symbols", [])
+    if not isinstance(symbols, list) or not all(isinstance(x, str) and SYMBOL.match(x) and x != "push" for x in symbols):
+        raise BaccaratError(f"{where}: symbols: must be a list of names such as \"x\" (letters, digits, _)")
+    bets = {b.id: b for b in (base.bets if base else ())}
+    seen = set()
+    for i, bet_data in enumerate(bets_data):
+        bet = parse_bet(bet_data, where, f"bets[{i}]", set(symbols))
+        if bet.id in seen:
+            raise BaccaratError(f"{where}: bets[{i}].id: bet {bet.id!r} is defined twice")
+        seen.add(bet.id)
+        bets[bet.id] = bet
+    if not bets:
+        raise BaccaratError(f"{where}: bets: a rule set needs at least one bet")
+    tableau = parse_tableau(data["tableau"], where) if "tableau" in data else (base.tableau if base else PUNTO_BANCO)
+    return RuleSet(
+        name=name,
+        description=text_field(data, "description", where) or (f"based on {data['extends']}" if base else ""),
+        bets=tuple(bets.values()),
+        tableau=tableau,
+        source=text_field(data, "source", where),
+    )
+
+
+def check_keys(table: dict, allowed: set, where: str, path: str):
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        key = f"{path}.{unknown[0]}" if path else unknown[0]
+        raise BaccaratError(f"{where}: {key}: unknown key (expected one of {', '.join(sorted(allowed))})")
+
+
+def text_field(table: dict, key: str, where: str, path: str = "", required: bool = False) -> str:
+    full = f"{path}.{key}" if path else key
+    if key not in table:
+        if required:
+            raise BaccaratError(f"{where}: {full}: missing")
+        return ""
+    if not isinstance(table[key], str) or not table[key].strip():
+        raise BaccaratError(f"{where}: {full}: must be a non-empty string")
+    return table[key]
+
+
+def parse_bet(data: dict, where: str, path: str, symbols: set = frozenset()) -> Bet:
+    check_keys(data, BET_KEYS, where, path)
+    bet_id = text_field(data, "id", where, path, required=True)
+    if not ID.match(bet_id):
+        raise BaccaratError(f"{where}: {path}.id: {bet_id!r} is not a snake_case id (a-z, 0-9, _)")
+    lines = data.get("lines")
+    if not isinstance(lines, list) or not lines or not all(isinstance(ln, dict) for ln in lines):
+        raise BaccaratError(f"{where}: {path}.lines: must be a non-empty array of tables")
+    commission = Fraction(0)
+    if "commission" in data:
+        commission = parse_amount(data["commission"], where, f"{path}.commission", symbols, percent=True)
+        if not is_symbolic(commission) and commission >= 1:
+            raise BaccaratError(f"{where}: {path}.commission: must be less than 100%")
+    return Bet(
+        id=bet_id,
+        name=text_field(data, "name", where, path) or bet_id,
+        lines=tuple(parse_line(ln, where, f"{path}.lines[{j}]", symbols) for j, ln in enumerate(lines)),
+        commission=commission,
+        source=text_field(data, "source", where, path),
+    )
+
+
+def parse_line(data: dict, where: str, path: str, symbols: set = frozenset()) -> Line:
+    check_keys(data, LINE_KEYS, where, path)
+    for key in ("when", "pays"):
+        if key not in data:
+            raise BaccaratError(f"{where}: {path}.{key}: missing")
+    label = text_field(data, "label", where, path) or f"line {path.rsplit('[', 1)[-1].rstrip(']')}"
+    pays = parse_amount(data["pays"], where, f"{path}.pays", symbols)
+    return Line(pays, label, parse_condition(data["when"], f"{where}: {path}.when"))
+
+
+def is_symbolic(value) -> bool:
+    return not isinstance(value, Fraction)
+
+
+def parse_amount(value, where: str, path: str, symbols: set = frozenset(), percent: bool = False):
+    """A payout or commission: a number 0 or more (``11``, ``0.95``, ``"19/20"``, ``"1:2"``,
+    ``"5%"`` for a commission), ``"push"`` (a payout of 0), or one of the declared ``symbols``.
+
+    >>> parse_amount("1:2", "f", "k"), parse_amount(0.95, "f", "k"), parse_amount("5%", "f", "k", percent=True)
+    (Fraction(1, 2), Fraction(19, 20), Fraction(1, 20))
+    """
+    bad = f"{where}: {path}: "
+    if isinstance(value, bool):
+        raise BaccaratError(bad + f"{value!r} is not a number")
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise BaccaratError(bad + f"{value!r} is not a finite number")
+        if value < 0:
+            raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {value!r}")
+        return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    if isinstance(value, str):
+        text = value.replace(" ", "")
+        if text == "push" and not percent:
+            return Fraction(0)
+        if text.startswith("-"):
+            raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {value!r}")
+        m = NUMBER.match(text)
+        if m and (percent or not m.group(2)):
+            amount = Fraction(m.group(1))
+            if m.group(2):
+                return amount / 100
+            if m.group(3) is not None or m.group(4) is not None:
+                divisor = Fraction(m.group(3) or m.group(4))
+                if divisor == 0:
+                    raise BaccaratError(bad + f"{value!r} divides by zero")
+                return amount / divisor
+            return amount
+        if text in symbols:
+            from .symbolic import symbol
+
+            return symbol(text)
+    raise BaccaratError(
+        bad + f"{value!r} is not a {'commission' if percent else 'payout'} (a number 0 or more such as 11, 0.95, "
+        + ('"5%"' if percent else '"19/20", "1:2" or "push"') + ", or a name listed in symbols)"
+    )
+
+
+def parse_tableau(data, where: str) -> Tableau:
+    """A drawing tableau: the Player's drawing totals and the Banker's grid, one string per Banker
+    total 0-7 of D (draw) or S (stand) for the Player's third card 0..9, then for 'Player stood'."""
+    if not isinstance(data, dict):
+        raise BaccaratError(f"{where}: tableau: must be a table")
+    check_keys(data, TABLEAU_KEYS, where, "tableau")
+    for key in ("player_draws", "banker"):
+        if key not in data:
+            raise BaccaratError(f"{where}: tableau.{key}: missing (a tableau must say what happens on every total)")
+    draws = data["player_draws"]
+    if not isinstance(draws, list) or not all(type(t) is int and 0 <= t <= 7 for t in draws):
+        raise BaccaratError(f"{where}: tableau.player_draws: must list the Player's totals 0-7 on which he draws")
+    banker = data["banker"]
+    if not isinstance(banker, dict):
+        raise BaccaratError(f"{where}: tableau.banker: must be a table of Banker totals 0-7")
+    check_keys(banker, {str(t) for t in range(8)}, where, "tableau.banker")
+    rows = []
+    for total in range(8):
+        row = banker.get(str(total))
+        if row is None:
+            raise BaccaratError(f"{where}: tableau.banker.{total}: missing (the Banker's play on {total} must be given)")
+        cells = row.replace(" ", "").upper() if isinstance(row, str) else ""
+        if len(cells) != 11 or set(cells) - {"D", "S"}:
+            raise BaccaratError(
+                f"{where}: tableau.banker.{total}: must be 11 letters D or S (Player's third card 0-9, then Player stood)"
+            )
+        rows.append(tuple(c == "D" for c in cells))
+    rows += [(False,) * 11] * 2  # 8 and 9 are naturals: nobody draws
+    name = text_field(data, "name", where, "tableau") or "custom"
+    return Tableau(name, tuple(t in draws for t in range(10)), tuple(rows))
+
+
+def tableau_grid(tableau: Tableau) -> list[list[str]]:
+    """The Banker's grid as rows of D/S, with the Player's rule: for `rules show`."""
+    return [[str(total)] + ["D" if tableau.banker_draws[total][k] else "S" for k in range(10)]
+            + ["D" if tableau.banker_draws[total][STOOD] else "S"] for total in range(8)]
