@@ -163,6 +163,16 @@ class Shoe:
             shoe = shoe.remove(rank, suit)
         return shoe
 
+    def canonical(self) -> Shoe:
+        """The shoe with its suits relabelled into a standard order (columns sorted), a
+        representative of every shoe that differs from it only by the names of the suits.
+
+        >>> Shoe.decks(1).remove(0, 3).canonical().counts[0]
+        (0, 1, 1, 1)
+        """
+        columns = sorted(zip(*self.counts))
+        return Shoe(tuple(zip(*columns)))
+
     def describe(self) -> str:
         """A one-line summary: ``416 cards (8 decks)`` or the counts by rank."""
         ranks = self.rank_counts()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import sys
+from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
@@ -165,3 +168,94 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, fmt, e
     """
     shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
     emit(views.solve(get_rules(rules), shoe, bet_id, vary, parse_percent(edge_pct), match), fmt, exact)
+
+
+@contextmanager
+def progress_bar(length: int, label: str):
+    """A progress bar with an ETA on stderr; yields the function that advances it."""
+    with click.progressbar(length=length, label=label, file=sys.stderr, show_eta=True) as bar:
+        yield bar.update
+
+
+def check_unit(unit: str) -> str:
+    if unit not in ("percent", "permille"):
+        raise BaccaratError(f"unknown unit {unit!r} (percent or permille)")
+    return unit
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE",
+              help="Rule set whose bets to analyse.")
+@shoe_options("Number of 52-card decks in the shoe (default 8).")
+@click.option("--unit", default="percent", show_default=True, metavar="UNIT",
+              help="Decimals of the effects in percent or permille (exact fractions with --exact or JSON).")
+@click.option("--remove-pairs", is_flag=True,
+              help="Instead: remove two cards, every pair of ranks, and compare with the linear estimate.")
+@click.option("--bet", "bet_id", metavar="ID", help="With --remove-pairs: the bet (default: the first).")
+@output_options
+@domain_errors
+def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, fmt, exact):
+    """Effect of removal: the exact change in every bet's EV when one card of each rank leaves.
+
+    Positive means better for the bettor. With suits uneven, a rank's effect is the average over
+    its suits left, so that the effects weighted by the cards left sum to exactly zero.
+    """
+    rule_set = get_rules(rules)
+    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    unit = check_unit(unit)
+    if remove_pairs:
+        with progress_bar(13 + 91, "removing pairs of cards") as advance:
+            view = views.eor_pairs(rule_set, shoe, bet_id or rule_set.bets[0].id, unit, advance)
+    else:
+        view = views.eor(rule_set, shoe, unit)
+    emit(view, fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set holding the bet.")
+@click.option("--bet", "bet_id", required=True, metavar="ID", help="The bet to count for.")
+@click.option("--tags", metavar="TAGS", help="Evaluate this tag set: 10 integers for A,2,...,9,T (T: every "
+              "ten-value card), e.g. 0,0,0,-1,-1,-1,-1,2,2,0. Default: derive tag sets from the exact EoR.")
+@click.option("--true-count", "true_counts", default="", metavar="LIST",
+              help="True counts (running count per deck left) at which to estimate the EV, e.g. 4,6,8.")
+@shoe_options("Number of 52-card decks in the shoe (default 8).")
+@output_options
+@domain_errors
+def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact):
+    """Count systems: derive integer tags from a bet's exact EoR, or evaluate given tags.
+
+    Reports the betting correlation with the exact EoR, the imbalance, and the linear estimate
+    of the EV at the given true counts.
+    """
+    from .eor import parse_tags
+
+    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    counts = [parse_percent(tc) * 100 for tc in true_counts.split(",")] if true_counts.strip() else []
+    view = views.count(get_rules(rules), shoe, bet_id, None if tags is None else parse_tags(tags), counts)
+    emit(view, fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set to analyse.")
+@click.option("--dealt", default="", metavar="CARDS", help="Cards already dealt from the shoe, comma-separated.")
+@click.option("--dealt-file", metavar="FILE", help="A file of dealt cards: one card or one coup per line.")
+@shoe_options("Number of 52-card decks the shoe started with (default 8).")
+@output_options
+@domain_errors
+def now(rules, dealt, dealt_file, decks, remove, shoe_file, fmt, exact):
+    """The exact edge of every bet on the next coup, given the cards already dealt.
+
+    Only the cards matter: past outcomes (who won, streaks, patterns) carry no information
+    beyond the cards they removed from the shoe. Give the starting shoe with --decks or --shoe
+    and the cards seen with --dealt or --dealt-file (or give the remaining counts with --shoe).
+    """
+    from .eor import parse_dealt
+
+    text = dealt
+    if dealt_file is not None:
+        try:
+            text += "\n" + Path(dealt_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BaccaratError(f"cannot read dealt file {dealt_file!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    emit(views.now(get_rules(rules), shoe, parse_dealt(text.replace(",", "\n"))), fmt, exact)

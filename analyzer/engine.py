@@ -160,8 +160,12 @@ def cells(tableau: Tableau):
 
 
 def enumerate_coup(shoe: Shoe, tableau: Tableau = PUNTO_BANCO) -> Distribution:
-    """The exact joint distribution of one coup dealt from ``shoe`` under ``tableau``."""
-    return _enumerate(check_playable(shoe), tableau)
+    """The exact joint distribution of one coup dealt from ``shoe`` under ``tableau``.
+
+    Suits only matter through "same suit or not", so shoes that differ by a relabelling of suits
+    have the same distribution: they share one enumeration (the cache is keyed on suit order).
+    """
+    return _enumerate(check_playable(shoe).canonical(), tableau)
 
 
 @lru_cache(maxsize=32)

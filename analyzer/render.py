@@ -16,13 +16,14 @@ from fractions import Fraction
 from tabulate import tabulate, tabulate_formats
 
 FORMATS = tuple(tabulate_formats) + ("json", "csv")
+EXACT_KINDS = ("percent", "fine", "permille", "number", "sci", "sd", "one_in")  # rational columns
 
 
 @dataclass(frozen=True)
 class Column:
     key: str
     header: str
-    kind: str = "text"  # text | count | percent | number | sd (of a variance) | one_in
+    kind: str = "text"  # text | count | percent | fine (6 places) | permille | number | sci | sd | one_in
 
 
 @dataclass
@@ -70,6 +71,20 @@ def percent(q, places: int = 4) -> str:
     return decimal(Fraction(q) * 100, places) + "%"
 
 
+def scientific(q, digits: int = 4) -> str:
+    """q in scientific notation, correctly rounded.
+
+    >>> scientific(Fraction(1, 30000)), scientific(Fraction(0))
+    ('3.3333E-5', '0')
+    """
+    q = Fraction(q)
+    if q == 0:
+        return "0"
+    with localcontext() as ctx:
+        ctx.prec = digits + 1
+        return f"{Decimal(q.numerator) / Decimal(q.denominator):.{digits}E}".replace("E-0", "E-").replace("E+0", "E+")
+
+
 def sqrt_decimal(q, places: int = 4) -> str:
     """The square root of a non-negative rational, rounded to ``places`` decimals.
 
@@ -92,8 +107,14 @@ def _show(value, kind: str, text_format: bool) -> str:
         return f"{value:,}" if text_format else str(value)
     if kind == "percent":
         return percent(value)
+    if kind == "fine":
+        return percent(value, 6)
+    if kind == "permille":
+        return decimal(Fraction(value) * 1000, 5) + "‰"
     if kind == "number":
         return decimal(value, 6)
+    if kind == "sci":
+        return scientific(value)
     if kind == "sd":
         return sqrt_decimal(value)
     if kind == "one_in":
@@ -113,7 +134,7 @@ def table_cells(view: View, show_exact: bool, text_format: bool = True):
         headers.append(col.header)
         getters.append(lambda row, col=col: _show(row.get(col.key), col.kind, text_format))
         aligns.append("left" if col.kind == "text" else "right")
-        if show_exact and col.kind in ("percent", "number", "sd", "one_in"):
+        if show_exact and col.kind in EXACT_KINDS:
             headers.append(_exact_header(col))
             getters.append(lambda row, col=col: "" if row.get(col.key) is None else exact(row[col.key]))
             aligns.append("right")

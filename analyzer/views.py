@@ -7,7 +7,7 @@ from fractions import Fraction
 from .bets import BetResult, RuleSet, analyse, evaluate, outcome_counts, payout_text
 from .cards import RANKS, BaccaratError, Shoe
 from .engine import enumerate_coup
-from .render import Column, View
+from .render import Column, View, is_number, percent
 from .rulefile import BUILT_IN, get_rules, tableau_grid
 from .tableau import PUNTO_BANCO, STOOD
 
@@ -191,3 +191,104 @@ def solve(rules: RuleSet, shoe: Shoe, bet_id: str, vary: str | None, target_edge
         rows=[row],
         data={"rules": rules.name, "shoe": shoe_data(shoe), **row},
     )
+
+
+def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None) -> View:
+    """The exact effect of removing one card of each rank on every bet (and on P(banker/player/tie))."""
+    from .eor import effect_of_removal
+
+    removal = effect_of_removal(rules, shoe, progress)
+    kind = "permille" if unit == "permille" else "fine"
+    rows = []
+    for key, base in removal.base.items():
+        by_rank = {RANKS[r]: (None if e is None else e[key]) for r, e in enumerate(removal.by_rank)}
+        rows.append({"bet": key, "ev": base, **by_rank, "zero": removal.zero_class(key),
+                     "sum_of_squares": removal.sum_of_squares(key), "sum_check": removal.check_sum(key)})
+    bets = [r for r in rows if not r["bet"].startswith("P(")]
+    outcomes = [r for r in rows if r["bet"].startswith("P(")]
+    return View(
+        title=(f"Effect of removing one card (change in EV per unit; + helps the bettor): rules {rules.name}; "
+               f"shoe {shoe.describe()}\nzero = T/J/Q/K together; sum check = sum over ranks of cards left x EoR "
+               f"(exactly 0)"),
+        columns=[Column("bet", "bet"), Column("ev", "EV", "percent")]
+        + [Column(r, r, kind) for r in RANKS] + [Column("zero", "zero", kind),
+                                                Column("sum_of_squares", "sum sq", "sci"),
+                                                Column("sum_check", "sum check", "sci")],
+        rows=rows,
+        data={
+            "rules": rules.name, "shoe": shoe_data(shoe),
+            "bets": [{"bet": r["bet"], "ev": r["ev"], "eor": {k: r[k] for k in RANKS}, "zero": r["zero"],
+                      "sum_of_squares": r["sum_of_squares"], "sum_check": r["sum_check"]} for r in bets],
+            "outcomes": [{"outcome": r["bet"][2:-1], "probability": r["ev"], "eor": {k: r[k] for k in RANKS},
+                          "zero": r["zero"]} for r in outcomes],
+        },
+    )
+
+
+def eor_pairs(rules: RuleSet, shoe: Shoe, bet_id: str, unit: str = "percent", progress=None) -> View:
+    """The exact effect of removing two cards, each pair of ranks, against the linear estimate."""
+    from .eor import pair_removals
+
+    rows = pair_removals(rules, shoe, bet_id, progress)
+    kind = "permille" if unit == "permille" else "fine"
+    return View(
+        title=(f"Effect of removing two cards on {bet_id} (rules {rules.name}; shoe {shoe.describe()}): "
+               f"exact, linear estimate EoR(r1) + EoR(r2), and the error of the estimate"),
+        columns=[Column("ranks", "removed"), Column("exact", "exact change", kind),
+                 Column("linear", "linear estimate", kind), Column("error", "error", kind)],
+        rows=rows,
+        data={"rules": rules.name, "shoe": shoe_data(shoe), "bet": bet_id, "pairs": rows},
+    )
+
+
+def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=()) -> View:
+    """A count system for a bet: derived integer tag sets, or a given one evaluated, with its
+    betting correlation and the linear estimate of the EV at given true counts."""
+    from .eor import TAG_RANKS, betting_correlation, derive_tags, effect_of_removal, imbalance, linear_slope, tag_weights
+
+    rules.bet(bet_id)
+    removal = effect_of_removal(rules, shoe)
+    eors, weights = removal.tag_eors(bet_id), tag_weights(shoe)
+    candidates = derive_tags(eors, weights) if tags is None else [
+        {"level": "given", "tags": tags, "bc": betting_correlation(tags, eors, weights),
+         "imbalance": imbalance(tags, weights)}]
+    ev = removal.base[bet_id]
+    rows = []
+    for c in candidates:
+        row = {"level": c["level"], **dict(zip(TAG_RANKS, c["tags"])), "bc": c["bc"], "imbalance": c["imbalance"]}
+        if any(c["tags"]):
+            row["slope"] = linear_slope(eors, c["tags"], weights, shoe.size)
+            row.update({f"tc {tc}": ev + row["slope"] * tc for tc in true_counts})
+        rows.append(row)
+    return View(
+        title=(f"Count for {bet_id} (rules {rules.name}; shoe {shoe.describe()}); EV now {percent(ev) if is_number(ev) else ev}\n"
+               f"tags for A..9 and T (= T, J, Q, K); BC = betting correlation with the exact EoR; "
+               f"imbalance = running count after the whole shoe; slope = EV change per unit of true count "
+               f"(running count per deck left); tc X = linear estimate of the EV at true count X"),
+        columns=[Column("level", "level")] + [Column(r, r, "count") for r in TAG_RANKS]
+        + [Column("bc", "BC", "number"), Column("imbalance", "imbalance", "count"), Column("slope", "slope", "fine")]
+        + [Column(f"tc {tc}", f"EV at tc {tc}", "percent") for tc in true_counts],
+        rows=rows,
+        data={"rules": rules.name, "shoe": shoe_data(shoe), "bet": bet_id, "ev": ev,
+              "eor": dict(zip(TAG_RANKS, eors)),
+              "counts": [{"level": r["level"], "tags": [r[t] for t in TAG_RANKS], "bc": r["bc"],
+                          "imbalance": r["imbalance"], "slope": r.get("slope"),
+                          "estimates": {str(tc): r.get(f"tc {tc}") for tc in true_counts}} for r in rows]},
+    )
+
+
+def now(rules: RuleSet, shoe: Shoe, dealt) -> View:
+    """Every bet's exact edge on the next coup from the cards left, and which bets are positive."""
+    from .eor import shoe_in_play
+
+    left = shoe_in_play(shoe, dealt)
+    view = edge(rules, left)
+    positive = [row["bet"] for row in view.data["bets"] if is_positive(row["ev"])]
+    view.title = (f"Next coup after {len(dealt)} cards dealt: shoe {left.describe()}; rules {rules.name}\n"
+                  f"Positive expectation: {', '.join(positive) or 'none'}")
+    view.data |= {"dealt": len(dealt), "positive": positive}
+    return view
+
+
+def is_positive(value) -> bool:
+    return isinstance(value, Fraction) and value > 0

@@ -1,0 +1,216 @@
+"""Effect of removal, count systems and the shoe in play.
+
+Glossary
+--------
+EoR      effect of removal of rank r: the exact change in a bet's EV when one card of rank r
+         leaves the shoe, positive = better for the bettor. With suits uneven, it is the
+         average over the suits of that rank, weighted by how many of each are left - the
+         expected change when a random card of that rank goes - so that the *sum rule*
+         sum_r n_r EoR_r = 0 holds exactly (the EV of a shoe is the average EV after burning a
+         random card).
+zero     T, J, Q and K together: their count-weighted average EoR.
+tags     a count system: an integer per rank A..9 and one for the zero class (T/J/Q/K).
+BC       betting correlation: the count-weighted correlation of tags and EoRs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+from .bets import RuleSet, analyse, outcome_counts
+from .cards import RANKS, BaccaratError, Shoe, check_playable
+from .engine import enumerate_coup
+
+MAIN_OUTCOMES = ("banker", "player", "tie")
+TAG_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")  # T stands for the zero class
+
+
+def evs(rules: RuleSet, shoe: Shoe) -> dict:
+    """bet id -> exact EV, and ``P(banker)``, ``P(player)``, ``P(tie)`` of the next coup."""
+    dist = enumerate_coup(shoe, rules.tableau)
+    probabilities = {f"P({name})": Fraction(count, dist.total)
+                     for name, _, count in outcome_counts(dist) if name in MAIN_OUTCOMES}
+    return {r.bet.id: r.ev for r in analyse(rules, shoe)} | probabilities
+
+
+def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict) -> dict | None:
+    """The EoR of ``rank`` for every key of ``base``; None when the shoe has none of that rank."""
+    n = shoe.rank_counts()[rank]
+    if n == 0:
+        return None
+    total = dict.fromkeys(base, Fraction(0))
+    for suit, k in enumerate(shoe.counts[rank]):
+        if k:
+            after = evs(rules, shoe.remove(rank, suit))
+            total = {key: total[key] + k * (after[key] - base[key]) for key in base}
+    return {key: value / n for key, value in total.items()}
+
+
+@dataclass(frozen=True)
+class Removal:
+    """Effects of removal on one shoe: ``base[key]`` the EV (or probability) now, ``by_rank[r]``
+    the exact EoR of each rank index r for every key (None where the rank is gone)."""
+
+    shoe: Shoe
+    base: dict
+    by_rank: tuple
+
+    def zero_class(self, key):
+        """The EoR of a zero-value card (T, J, Q or K), weighted by how many of each are left."""
+        counts = self.shoe.rank_counts()[9:]
+        if not sum(counts):
+            return None
+        return sum((c * self.by_rank[9 + i][key] for i, c in enumerate(counts) if c), Fraction(0)) / sum(counts)
+
+    def check_sum(self, key) -> Fraction:
+        """sum_r n_r EoR_r: exactly 0 (the sum rule)."""
+        counts = self.shoe.rank_counts()
+        return sum((n * eor[key] for n, eor in zip(counts, self.by_rank) if eor is not None), Fraction(0))
+
+    def sum_of_squares(self, key) -> Fraction:
+        """sum over the 13 ranks of EoR squared (by rank, as published tables give it)."""
+        return sum((eor[key] ** 2 for eor in self.by_rank if eor is not None), Fraction(0))
+
+    def tag_eors(self, key) -> list:
+        """The EoRs in tag order: A..9, then the zero class."""
+        return [None if self.by_rank[r] is None else self.by_rank[r][key] for r in range(9)] + [self.zero_class(key)]
+
+
+def effect_of_removal(rules: RuleSet, shoe: Shoe, progress=None) -> Removal:
+    """The exact EoR of each rank for every bet of ``rules`` (and P(banker/player/tie))."""
+    if shoe.size < 7:
+        raise BaccaratError(f"effect of removal needs a shoe of at least 7 cards (this one has {shoe.size})")
+    base = evs(rules, shoe)
+    by_rank = []
+    for rank in range(13):
+        by_rank.append(rank_removal(rules, shoe, rank, base))
+        if progress:
+            progress(1)
+    return Removal(shoe, base, tuple(by_rank))
+
+
+def pair_removals(rules: RuleSet, shoe: Shoe, bet_id: str, progress=None) -> list[dict]:
+    """For each pair of ranks r1 <= r2: the exact change in ``bet_id``'s EV when one card of each
+    leaves (each from the suit with most left), the linear estimate EoR(r1) + EoR(r2), and its
+    error (exact - linear)."""
+    rules.bet(bet_id)
+    removal = effect_of_removal(rules, shoe, progress)
+    rows = []
+    for r1 in range(13):
+        for r2 in range(r1, 13):
+            try:
+                after = shoe.remove(r1).remove(r2)
+            except BaccaratError:
+                continue  # not two cards of these ranks left
+            if after.size < 6:
+                continue
+            exact = evs(rules, after)[bet_id] - removal.base[bet_id]
+            linear = removal.by_rank[r1][bet_id] + removal.by_rank[r2][bet_id]
+            rows.append({"ranks": f"{RANKS[r1]},{RANKS[r2]}", "exact": exact, "linear": linear, "error": exact - linear})
+            if progress:
+                progress(1)
+    return rows
+
+
+# Count systems -------------------------------------------------------------------------------
+
+def tag_weights(shoe: Shoe) -> list[int]:
+    """Cards of each tag class (A..9, zero) in the shoe."""
+    ranks = shoe.rank_counts()
+    return list(ranks[:9]) + [sum(ranks[9:])]
+
+
+def betting_correlation(tags, eors, weights) -> Fraction:
+    """The count-weighted correlation of tags with EoRs. Its exact form has a square root, so it
+    is rounded to 30 significant digits (decimal arithmetic) and returned as a Fraction."""
+    pairs = [(w, t, e) for w, t, e in zip(weights, tags, eors) if w and e is not None]
+    total = sum(w for w, _, _ in pairs)
+    mean_t = Fraction(sum(w * t for w, t, _ in pairs), total)
+    mean_e = sum((w * e for w, _, e in pairs), Fraction(0)) / total
+    cov = sum((w * (t - mean_t) * (e - mean_e) for w, t, e in pairs), Fraction(0))
+    var_t = sum((w * (t - mean_t) ** 2 for w, t, _ in pairs), Fraction(0))
+    var_e = sum((w * (e - mean_e) ** 2 for w, _, e in pairs), Fraction(0))
+    if not var_t or not var_e:
+        return Fraction(0)
+    with localcontext() as ctx:
+        ctx.prec = 30
+        product = var_t * var_e
+        root = (Decimal(product.numerator) / Decimal(product.denominator)).sqrt()
+        return cov / Fraction(root)
+
+
+def imbalance(tags, weights) -> int:
+    """The running count after the whole shoe: 0 for a balanced count."""
+    return sum(w * t for w, t in zip(weights, tags))
+
+
+def derive_tags(eors, weights, levels=(1, 2, 3, 4, 5, 6)) -> list[dict]:
+    """Integer tag sets from EoRs: for each level L, tag = round(L * EoR / max |EoR|) (halves away
+    from zero), with its betting correlation and imbalance."""
+    top = max(abs(e) for e in eors if e is not None)
+    out = []
+    for level in levels:
+        tags = [0 if e is None or not top else round_half_away(level * e / top) for e in eors]
+        out.append({"level": level, "tags": tags, "bc": betting_correlation(tags, eors, weights),
+                    "imbalance": imbalance(tags, weights)})
+    return out
+
+
+def round_half_away(q: Fraction) -> int:
+    """>>> round_half_away(Fraction(5, 2)), round_half_away(Fraction(-5, 2)), round_half_away(Fraction(7, 3))
+    (3, -3, 2)
+    """
+    n = math.floor(abs(q) + Fraction(1, 2))
+    return n if q >= 0 else -n
+
+
+def linear_slope(eors, tags, weights, shoe_size: int) -> Fraction:
+    """Change in EV per unit of true count (running count per deck left): the weighted least-squares
+    regression of each card's EoR on the true count its removal gives, 52 tag / N."""
+    pairs = [(w, t, e) for w, t, e in zip(weights, tags, eors) if w and e is not None]
+    num = sum((w * t * e for w, t, e in pairs), Fraction(0))
+    den = sum(w * t * t for w, t, _ in pairs)
+    if not den:
+        raise BaccaratError("the tags are all zero: no count to regress on")
+    return Fraction(shoe_size, 52) * num / den
+
+
+def parse_tags(text: str) -> list[int]:
+    """Ten integer tags A,2,...,9,T (T for the whole zero class).
+
+    >>> parse_tags("0,0,0,-1,-1,-1,-1,2,2,0")
+    [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]
+    """
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        tags = [int(p) for p in parts]
+    except ValueError:
+        tags = None
+    if tags is None or len(tags) != 10:
+        raise BaccaratError(f"--tags takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {text!r}")
+    return tags
+
+
+# The shoe in play ---------------------------------------------------------------------------
+
+def parse_dealt(text: str) -> list:
+    """Dealt cards from text: commas or new lines separate cards, blank lines and # comments are
+    skipped (a line may hold one card or a whole coup)."""
+    from .cards import parse_cards
+
+    cards = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            cards += parse_cards(line.strip(","))
+    return cards
+
+
+def shoe_in_play(shoe: Shoe, dealt) -> Shoe:
+    """The shoe less the cards already dealt; it must still hold a coup's 6 cards."""
+    if len(dealt) > shoe.size:
+        raise BaccaratError(f"{len(dealt)} cards dealt, but the shoe held {shoe.size}")
+    return check_playable(shoe.remove_cards(dealt))

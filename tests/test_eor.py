@@ -1,0 +1,164 @@
+"""Effect of removal, count systems and the shoe in play."""
+
+import json
+import random
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.bets import evaluate
+from analyzer.cards import RANKS, BaccaratError, Shoe
+from analyzer.cli import cli
+from analyzer.engine import walk
+from analyzer.eor import (betting_correlation, derive_tags, effect_of_removal, linear_slope, parse_dealt,
+                          shoe_in_play, tag_weights)
+from analyzer.rulefile import get_rules
+from analyzer.views import now
+
+from test_engine import random_shoe
+
+EIGHT = Shoe.decks(8)
+JACOBSON_DRAGON_7 = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]  # Eliot Jacobson's Dragon 7 count, A..9, T
+
+
+def uncached_evs(rules, shoe):
+    """EV of each bet by a fresh enumeration (no cache, no suit canonicalisation)."""
+    dist = walk(shoe, rules.tableau, np.int64)
+    return {bet.id: evaluate(bet, dist).ev for bet in rules.bets}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sum_rule_holds_exactly_on_random_shoes(seed):
+    rng = random.Random(seed)
+    shoe = random_shoe(rng, rng.randint(20, 60))
+    removal = effect_of_removal(get_rules("catalog"), shoe)
+    for key in removal.base:
+        assert removal.check_sum(key) == 0, key
+
+
+def test_each_eor_is_the_difference_of_two_full_enumerations():
+    rules = get_rules("standard")
+    removal = effect_of_removal(rules, EIGHT)
+    base = uncached_evs(rules, EIGHT)
+    for rank in range(13):
+        after = uncached_evs(rules, EIGHT.remove(rank, 0))
+        assert {k: after[k] - base[k] for k in base} == {k: removal.by_rank[rank][k] for k in base}
+
+
+def test_eor_with_uneven_suits_averages_over_the_suits_left():
+    rules = get_rules("catalog")
+    shoe = Shoe.decks(1).remove_cards([(0, 0), (0, 1), (4, 2), (9, 3), (12, 0)])
+    removal = effect_of_removal(rules, shoe)
+    base = uncached_evs(rules, shoe)
+    rank = 0  # two aces left, of suits d and c
+    diffs = [uncached_evs(rules, shoe.remove(rank, s)) for s in (2, 3)]
+    for key in ("perfect_pair", "banker", "egalite_2"):
+        assert removal.by_rank[rank][key] == ((diffs[0][key] - base[key]) + (diffs[1][key] - base[key])) / 2
+
+
+def test_known_sign_pattern_eight_decks():
+    # Removing a 4 helps Banker more than any other rank; removing a 6 helps Player most
+    # (Wizard of Odds, "Baccarat - Effect of Removal", 8 decks).
+    removal = effect_of_removal(get_rules("standard"), EIGHT)
+    banker = [e["banker"] for e in removal.by_rank]
+    player = [e["player"] for e in removal.by_rank]
+    assert RANKS[banker.index(max(banker))] == "4"
+    assert RANKS[player.index(max(player))] == "6"
+    assert all(e["player_pair"] == 0 for e in removal.by_rank)  # symmetric: every rank's removal is alike
+    assert removal.zero_class("banker") == removal.by_rank[9]["banker"]
+
+
+def test_dragon_7_count_correlates_with_the_exact_eor():
+    removal = effect_of_removal(get_rules("catalog"), EIGHT)
+    eors, weights = removal.tag_eors("dragon_7"), tag_weights(EIGHT)
+    assert betting_correlation(JACOBSON_DRAGON_7, eors, weights) > F(95, 100)
+    derived = derive_tags(eors, weights)
+    assert derived[1]["tags"] == JACOBSON_DRAGON_7 and derived[1]["imbalance"] == 0  # level 2 is Jacobson's count
+    assert [d["bc"] for d in derived][-1] > derived[0]["bc"]
+
+
+def test_betting_correlation_of_the_eor_itself_is_one():
+    eors = [F(1), F(-2), F(3), F(1, 2), F(0), F(-1), F(2), F(-3, 2), F(1), F(-1, 4)]
+    weights = [4] * 9 + [16]
+    assert abs(betting_correlation(eors, eors, weights) - 1) < F(1, 10**20)
+
+
+def test_linear_estimate_tracks_the_exact_edge():
+    """Deal 12 eights and nines (running count +24); the linear estimate at that true count is close
+    to the exact edge of the shoe left."""
+    rules = get_rules("catalog")
+    removal = effect_of_removal(rules, EIGHT)
+    eors, weights = removal.tag_eors("dragon_7"), tag_weights(EIGHT)
+    slope = linear_slope(eors, JACOBSON_DRAGON_7, weights, EIGHT.size)
+    dealt = [(r, None) for r in (7, 8) for _ in range(6)]
+    left = EIGHT.remove_cards(dealt)
+    true_count = F(24) / F(left.size, 52)  # running count per deck left
+    exact = uncached_evs(rules, left)["dragon_7"]
+    estimate = removal.base["dragon_7"] + slope * true_count
+    assert exact > removal.base["dragon_7"] and estimate > removal.base["dragon_7"]
+    assert abs(estimate - exact) < abs(exact - removal.base["dragon_7"]) / 4
+
+
+def test_now_is_the_edge_of_the_remaining_shoe():
+    dealt = parse_dealt("5,K,9\nQ, 3  # first coup\n\nAh\n")
+    assert dealt == [(4, None), (12, None), (8, None), (11, None), (2, None), (0, 1)]
+    view = now(get_rules("standard"), EIGHT, dealt)
+    left = EIGHT.remove_cards(dealt)
+    assert view.data["shoe"]["cards"] == 410
+    assert [b["ev"] for b in view.data["bets"]] == list(uncached_evs(get_rules("standard"), left).values())
+
+
+def test_now_flags_positive_bets():
+    rich_in_8_and_9 = Shoe.decks(1).remove_cards([(r, None) for r in (3, 4, 5, 6) for _ in range(4)])
+    view = now(get_rules("catalog"), rich_in_8_and_9, [])
+    positive = view.data["positive"]
+    assert positive and all(F(b["ev"]) > 0 for b in view.data["bets"] if b["bet"] in positive)
+    assert all(F(b["ev"]) <= 0 for b in view.data["bets"] if b["bet"] not in positive)
+    assert "Positive expectation: " + ", ".join(positive) in view.title
+
+
+def test_shoe_in_play_errors():
+    with pytest.raises(BaccaratError, match="cannot remove A: none left"):
+        shoe_in_play(Shoe.decks(1), [(0, None)] * 5)
+    with pytest.raises(BaccaratError, match="at least 6 cards"):
+        shoe_in_play(Shoe.decks(1), [(r, None) for r in range(13) for _ in range(4)][:47])
+
+
+def test_eor_json_contract():
+    out = CliRunner().invoke(cli, ["eor", "--rules", "catalog", "--format", "json"])
+    assert out.exit_code == 0
+    data = json.loads(out.output)
+    assert data["rules"] == "catalog"
+    ids = [b["bet"] for b in data["bets"]]
+    assert ids[:5] == ["banker", "player", "tie", "player_pair", "banker_pair"] and "dragon_7" in ids
+    for b in data["bets"]:
+        assert set(b["eor"]) == set(RANKS)
+        assert F(b["sum_check"]) == 0
+        assert sum(32 * F(v) for v in b["eor"].values()) == 0  # the sum rule, from the JSON's exact values
+    assert [o["outcome"] for o in data["outcomes"]] == ["banker", "player", "tie"]
+
+
+def test_remove_pairs_exact_against_two_enumerations():
+    out = CliRunner().invoke(cli, ["eor", "--remove-pairs", "--bet", "banker", "--decks", "2", "--format", "json"])
+    pairs = {p["ranks"]: p for p in json.loads(out.stdout)["pairs"]}  # the progress bar is on stderr
+    assert len(pairs) == 91
+    rules = get_rules("standard")
+    two = Shoe.decks(2)
+    base = uncached_evs(rules, two)["banker"]
+    exact = uncached_evs(rules, two.remove(3).remove(5))["banker"] - base
+    assert F(pairs["4,6"]["exact"]) == exact
+    assert F(pairs["4,6"]["error"]) == exact - F(pairs["4,6"]["linear"])
+    assert max(abs(F(p["error"])) for p in pairs.values()) < max(abs(F(p["exact"])) for p in pairs.values()) / 5
+
+
+def test_cli_errors():
+    run = lambda *a: CliRunner().invoke(cli, list(a))  # noqa: E731
+    assert run("count", "--bet", "dragon_7", "--rules", "catalog", "--tags", "1,2").output == (
+        "Error: --tags takes 10 integers, A,2,...,9,T (T for all ten-value cards); got '1,2'\n")
+    assert run("eor", "--unit", "bips").output == "Error: unknown unit 'bips' (percent or permille)\n"
+    assert run("now", "--dealt", "A,A,A,A,A", "--decks", "1").output == "Error: cannot remove A: none left in the shoe\n"
+    assert run("now", "--dealt-file", "/nonexistent").output == (
+        "Error: cannot read dealt file '/nonexistent': No such file or directory\n")
+    assert run("count", "--bet", "nope").output.startswith("Error: rule set 'standard' has no bet 'nope'")
