@@ -56,13 +56,25 @@ class Bet:
 def payout_text(pays) -> str:
     """A payout as casinos write it.
 
-    >>> payout_text(Fraction(1, 2)), payout_text(Fraction(0)), payout_text(Fraction(25))
-    ('1:2', 'push', '25:1')
+    >>> [payout_text(Fraction(p)) for p in ("1/2", "0", "25", "3/2", "0.54", "19/20", "1/3", "7/11")]
+    ['1:2', 'push', '25:1', '3:2', '0.54:1', '0.95:1', '1:3', '7/11:1']
     """
     if pays == 0:
         return "push"
-    if isinstance(pays, Fraction):
+    if not isinstance(pays, Fraction):
+        return f"{pays}:1"
+    if pays.denominator <= 5:
         return f"{pays.numerator}:{pays.denominator}"
+    d = pays.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d == 1:  # a terminating decimal, as casinos write 0.54:1
+        from .render import decimal
+
+        places = next(k for k in range(1, 40) if (pays * 10**k).denominator == 1)
+        return f"{decimal(pays, places)}:1"
     return f"{pays}:1"
 
 
@@ -88,6 +100,7 @@ class RuleSet:
     tableau: Tableau = PUNTO_BANCO
     source: str = ""
     path: str = ""  # the file it was read from
+    counts: tuple = ()  # named count systems: (name, 10 tags for A..9 and the ten-value cards)
 
     def bet(self, bet_id: str) -> Bet:
         """The bet with this id."""

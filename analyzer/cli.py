@@ -215,7 +215,8 @@ def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, fmt, exact)
 @click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set holding the bet.")
 @click.option("--bet", "bet_id", required=True, metavar="ID", help="The bet to count for.")
 @click.option("--tags", metavar="TAGS", help="Evaluate this tag set: 10 integers for A,2,...,9,T (T: every "
-              "ten-value card), e.g. 0,0,0,-1,-1,-1,-1,2,2,0. Default: derive tag sets from the exact EoR.")
+              "ten-value card), e.g. 0,0,0,-1,-1,-1,-1,2,2,0, or the name of a count in the rule set's file. "
+              "Default: derive tag sets from the exact EoR.")
 @click.option("--true-count", "true_counts", default="", metavar="LIST",
               help="True counts (running count per deck left) at which to estimate the EV, e.g. 4,6,8.")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
@@ -229,9 +230,12 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
     """
     from .eor import parse_tags
 
+    rule_set = get_rules(rules)
     shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
     counts = [parse_percent(tc) * 100 for tc in true_counts.split(",")] if true_counts.strip() else []
-    view = views.count(get_rules(rules), shoe, bet_id, None if tags is None else parse_tags(tags), counts)
+    named = dict(rule_set.counts)
+    tag_set = None if tags is None else list(named[tags]) if tags in named else parse_tags(tags)
+    view = views.count(rule_set, shoe, bet_id, tag_set, counts, tags if tags in named else "given")
     emit(view, fmt, exact)
 
 
@@ -239,10 +243,11 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
 @click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set to analyse.")
 @click.option("--dealt", default="", metavar="CARDS", help="Cards already dealt from the shoe, comma-separated.")
 @click.option("--dealt-file", metavar="FILE", help="A file of dealt cards: one card or one coup per line.")
+@click.option("--positive", is_flag=True, help="Show only the bets with positive expectation.")
 @shoe_options("Number of 52-card decks the shoe started with (default 8).")
 @output_options
 @domain_errors
-def now(rules, dealt, dealt_file, decks, remove, shoe_file, fmt, exact):
+def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, fmt, exact):
     """The exact edge of every bet on the next coup, given the cards already dealt.
 
     Only the cards matter: past outcomes (who won, streaks, patterns) carry no information
@@ -258,4 +263,4 @@ def now(rules, dealt, dealt_file, decks, remove, shoe_file, fmt, exact):
         except (OSError, UnicodeDecodeError) as exc:
             raise BaccaratError(f"cannot read dealt file {dealt_file!r}: {getattr(exc, 'strerror', None) or exc}") from None
     shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
-    emit(views.now(get_rules(rules), shoe, parse_dealt(text.replace(",", "\n"))), fmt, exact)
+    emit(views.now(get_rules(rules), shoe, parse_dealt(text.replace(",", "\n")), positive), fmt, exact)

@@ -160,7 +160,9 @@ def derive_tags(eors, weights, levels=(1, 2, 3, 4, 5, 6)) -> list[dict]:
 
 
 def round_half_away(q: Fraction) -> int:
-    """>>> round_half_away(Fraction(5, 2)), round_half_away(Fraction(-5, 2)), round_half_away(Fraction(7, 3))
+    """q rounded to an integer, halves away from zero.
+
+    >>> round_half_away(Fraction(5, 2)), round_half_away(Fraction(-5, 2)), round_half_away(Fraction(7, 3))
     (3, -3, 2)
     """
     n = math.floor(abs(q) + Fraction(1, 2))

@@ -33,7 +33,7 @@ from .conditions import parse_condition
 from .tableau import PUNTO_BANCO, STOOD, Tableau
 
 BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog")
-TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets"}
+TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets", "counts"}
 BET_KEYS = {"id", "name", "source", "commission", "lines"}
 LINE_KEYS = {"label", "when", "pays"}
 TABLEAU_KEYS = {"name", "player_draws", "banker"}
@@ -111,13 +111,25 @@ def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) ->
     if not bets:
         raise BaccaratError(f"{where}: bets: a rule set needs at least one bet")
     tableau = parse_tableau(data["tableau"], where) if "tableau" in data else (base.tableau if base else PUNTO_BANCO)
+    counts = dict(base.counts if base else ()) | parse_counts(data.get("counts", {}), where)
     return RuleSet(
         name=name,
         description=text_field(data, "description", where) or (f"based on {data['extends']}" if base else ""),
         bets=tuple(bets.values()),
         tableau=tableau,
         source=text_field(data, "source", where),
+        counts=tuple(counts.items()),
     )
+
+
+def parse_counts(data, where: str) -> dict:
+    """Named count systems: name -> 10 integer tags for A, 2..9 and the ten-value cards."""
+    if not isinstance(data, dict):
+        raise BaccaratError(f"{where}: counts: must be a table of name = [10 integer tags]")
+    for name, tags in data.items():
+        if not isinstance(tags, list) or len(tags) != 10 or not all(type(t) is int for t in tags):
+            raise BaccaratError(f"{where}: counts.{name}: must be 10 integers, for A, 2..9 and T (every ten-value card)")
+    return {name: tuple(tags) for name, tags in data.items()}
 
 
 def check_keys(table: dict, allowed: set, where: str, path: str):

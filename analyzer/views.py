@@ -241,7 +241,7 @@ def eor_pairs(rules: RuleSet, shoe: Shoe, bet_id: str, unit: str = "percent", pr
     )
 
 
-def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=()) -> View:
+def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=(), label: str = "given") -> View:
     """A count system for a bet: derived integer tag sets, or a given one evaluated, with its
     betting correlation and the linear estimate of the EV at given true counts."""
     from .eor import TAG_RANKS, betting_correlation, derive_tags, effect_of_removal, imbalance, linear_slope, tag_weights
@@ -250,7 +250,7 @@ def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=()) ->
     removal = effect_of_removal(rules, shoe)
     eors, weights = removal.tag_eors(bet_id), tag_weights(shoe)
     candidates = derive_tags(eors, weights) if tags is None else [
-        {"level": "given", "tags": tags, "bc": betting_correlation(tags, eors, weights),
+        {"level": label, "tags": tags, "bc": betting_correlation(tags, eors, weights),
          "imbalance": imbalance(tags, weights)}]
     ev = removal.base[bet_id]
     rows = []
@@ -277,13 +277,18 @@ def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=()) ->
     )
 
 
-def now(rules: RuleSet, shoe: Shoe, dealt) -> View:
-    """Every bet's exact edge on the next coup from the cards left, and which bets are positive."""
+def now(rules: RuleSet, shoe: Shoe, dealt, positive_only: bool = False) -> View:
+    """Every bet's exact edge on the next coup from the cards left, and which bets are positive
+    (with ``positive_only``, the table holds those alone)."""
+    from dataclasses import replace as with_bets
+
     from .eor import shoe_in_play
 
     left = shoe_in_play(shoe, dealt)
     view = edge(rules, left)
     positive = [row["bet"] for row in view.data["bets"] if is_positive(row["ev"])]
+    if positive_only:
+        view = edge(with_bets(rules, bets=tuple(rules.bet(b) for b in positive)), left)
     view.title = (f"Next coup after {len(dealt)} cards dealt: shoe {left.describe()}; rules {rules.name}\n"
                   f"Positive expectation: {', '.join(positive) or 'none'}")
     view.data |= {"dealt": len(dealt), "positive": positive}

@@ -162,3 +162,11 @@ def test_cli_errors():
     assert run("now", "--dealt-file", "/nonexistent").output == (
         "Error: cannot read dealt file '/nonexistent': No such file or directory\n")
     assert run("count", "--bet", "nope").output.startswith("Error: rule set 'standard' has no bet 'nope'")
+
+
+def test_named_count_from_the_rule_file():
+    out = CliRunner().invoke(cli, ["count", "--rules", "catalog", "--bet", "dragon_7", "--tags", "dragon_7_jacobson",
+                                   "--true-count", "4", "--format", "json"])
+    (row,) = json.loads(out.output)["counts"]
+    assert row["level"] == "dragon_7_jacobson" and row["tags"] == JACOBSON_DRAGON_7 and row["imbalance"] == 0
+    assert F(row["estimates"]["4"]) == F(json.loads(out.output)["ev"]) + 4 * F(row["slope"])

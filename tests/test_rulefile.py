@@ -176,7 +176,7 @@ def test_solve_a_line_of_a_multi_line_bet():
 
 ERRORS = [
     ('name = "x"\ncolour = "red"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
-     "colour: unknown key (expected one of bets, description, extends, name, source, symbols, tableau)"),
+     "colour: unknown key (expected one of bets, counts, description, extends, name, source, symbols, tableau)"),
     ('name = "x"\n[[bets]]\nid = "a"\nkind = "side"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
      "bets[0].kind: unknown key (expected one of commission, id, lines, name, source)"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = -5 }]\n',
@@ -211,6 +211,8 @@ ERRORS = [
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n[[bets]]\nid = "a"\n'
      'lines = [{ when = { winner = "tie" }, pays = 8 }]\n', "bets[1].id: bet 'a' is defined twice"),
     ('description = "no name"\n', "name: missing"),
+    ('name = "x"\nextends = "standard"\n[counts]\nmine = [1, 2]\n',
+     "counts.mine: must be 10 integers, for A, 2..9 and T (every ten-value card)"),
     ('name = "x"\n[[bets\n', "not valid TOML: "),
 ]
 
