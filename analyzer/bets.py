@@ -88,8 +88,9 @@ def percent_text(q) -> str:
 
 
 def line(pays, label: str, **conditions) -> Line:
-    """A pay line from Python: ``line(25, "Perfect pair", player_pair=True, player_suited=True)``."""
-    return Line(Fraction(pays), label, where(**conditions))
+    """A pay line from Python: ``line(25, "Perfect pair", player_pair=True, player_suited=True)``.
+    A float payout is taken as the decimal it prints as (0.95 is 19/20)."""
+    return Line(Fraction(str(pays)) if isinstance(pays, float) else Fraction(pays), label, where(**conditions))
 
 
 @dataclass(frozen=True)

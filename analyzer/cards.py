@@ -15,6 +15,7 @@ A :class:`Shoe` is an immutable, hashable value; removing cards returns a new sh
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +24,7 @@ from pathlib import Path
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUITS = ("s", "h", "d", "c")
 VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)  # value of each rank, in RANKS order
+MAX_CARDS = 10**12  # far beyond any shoe; keeps every count printable
 
 
 class BaccaratError(ValueError):
@@ -106,12 +108,16 @@ class Shoe:
             raise BaccaratError("a shoe has counts for 13 ranks by 4 suits")
         if any(type(c) is not int or c < 0 for row in self.counts for c in row):
             raise BaccaratError("card counts must be whole numbers, 0 or more")
+        if self.size > MAX_CARDS:
+            raise BaccaratError(f"a shoe of more than {MAX_CARDS:,} cards is not supported")
 
     @classmethod
     def decks(cls, n: int) -> Shoe:
         """A shoe of n full 52-card decks."""
         if type(n) is not int or n < 1:
             raise BaccaratError(f"the number of decks must be a whole number, 1 or more (got {n!r})")
+        if 52 * n > MAX_CARDS:
+            raise BaccaratError(f"a shoe of more than {MAX_CARDS:,} cards is not supported")
         return cls(tuple((n,) * 4 for _ in RANKS))
 
     @classmethod
@@ -195,7 +201,7 @@ def load_shoe(path: str | Path) -> Shoe:
         raise BaccaratError(f"cannot read shoe file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError, ValueError) as exc:
         raise BaccaratError(f"shoe file {str(path)!r} is not valid {'JSON' if path.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
     return shoe_from_mapping(data, where=f"shoe file {str(path)!r}")
 
@@ -213,16 +219,23 @@ def shoe_from_mapping(data, where: str = "shoe") -> Shoe:
         raise BaccaratError(f"{where}: '{key}' must map names to counts")
     counts = [[0] * 4 for _ in RANKS]
     by_rank = [0] * 13
+    seen = {}
     for name, count in table.items():
-        if type(count) is not int or count < 0:
+        if type(count) is not int or count < 0 or count > MAX_CARDS:
             raise BaccaratError(f"{where}: count of {name!r} must be a whole number, 0 or more")
+        try:
+            card = (parse_rank(str(name)), None) if key == "ranks" else parse_card(str(name))
+        except BaccaratError as exc:
+            raise BaccaratError(f"{where}: {exc}") from None
+        if key == "cards" and card[1] is None:
+            raise BaccaratError(f"{where}: card {name!r} needs a suit (s, h, d, c)")
+        if card in seen:
+            raise BaccaratError(f"{where}: {name!r} and {seen[card]!r} name the same {key[:-1]}")
+        seen[card] = name
         if key == "ranks":
-            by_rank[parse_rank(str(name))] += count
+            by_rank[card[0]] = count
         else:
-            rank, suit = parse_card(str(name))
-            if suit is None:
-                raise BaccaratError(f"{where}: card {name!r} needs a suit (s, h, d, c)")
-            counts[rank][suit] += count
+            counts[card[0]][card[1]] = count
     return Shoe.from_ranks(by_rank) if key == "ranks" else Shoe(tuple(map(tuple, counts)))
 
 
@@ -232,10 +245,8 @@ def parse_decks(text: str) -> int:
     >>> parse_decks(" 6 ")
     6
     """
-    try:
-        decks = int(text.strip())
-    except ValueError:
-        decks = None
+    digits = text.strip()
+    decks = int(digits) if digits.isascii() and digits.isdigit() else None
     if decks is None or decks < 1:
         raise BaccaratError(f"the number of decks must be a whole number, 1 or more (got {text.strip()!r})")
     return decks
@@ -256,10 +267,10 @@ def parse_percent(text: str):
     >>> parse_percent("1.25")
     Fraction(1, 80)
     """
-    try:
-        return Fraction(text.strip().rstrip("%")) / 100
-    except ValueError:
-        raise BaccaratError(f"not a percentage: {text!r}") from None
+    number = text.strip().removesuffix("%")
+    if not re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", number):
+        raise BaccaratError(f"not a percentage: {text!r}")
+    return Fraction(number) / 100
 
 
 def make_shoe(decks: int | None = None, remove: str = "", shoe_file: str | None = None) -> Shoe:

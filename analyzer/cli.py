@@ -154,8 +154,8 @@ def rules_show(name, fmt, exact):
 @click.option("--bet", "bet_id", required=True, metavar="ID", help="The bet whose payout or commission to find.")
 @click.option("--vary", metavar="LINE", help="What to solve for: a pay line (label or number from 1) or "
               "'commission'. Default: the bet's one payout symbol, or its only pay line.")
-@click.option("--edge", "edge_pct", default="0", show_default=True, metavar="PERCENT",
-              help="Target house edge in per cent (exact decimal, e.g. 1.2351); 0 is break-even.")
+@click.option("--edge", "edge_pct", metavar="PERCENT",
+              help="Target house edge in per cent (exact decimal, e.g. 1.2351); default 0, break-even.")
 @click.option("--match", metavar="ID", help="Instead of --edge, make the house edge equal this bet's.")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
 @output_options
@@ -166,8 +166,11 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, fmt, e
     Examples: the Tie payout that breaks even (--bet tie); the commission that makes Banker's
     edge equal Player's (--bet banker --vary commission --match player).
     """
+    if edge_pct is not None and match is not None:
+        raise BaccaratError("give --edge or --match, not both")
     shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
-    emit(views.solve(get_rules(rules), shoe, bet_id, vary, parse_percent(edge_pct), match), fmt, exact)
+    target = parse_percent(edge_pct or "0")
+    emit(views.solve(get_rules(rules), shoe, bet_id, vary, target, match), fmt, exact)
 
 
 @contextmanager

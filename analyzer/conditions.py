@@ -140,7 +140,8 @@ def parse_condition(table, where: str):
     """A condition from a rule file's ``when`` table: each key a field test, or all / any / not.
 
     A field test is a value (``banker_total = 6``), a list of values (``player_total = [8, 9]``)
-    or a range (``margin = { min = 4, max = 9 }``, either end optional).
+    or a range (``margin = { min = 4, max = 9 }``, either end optional). An empty table holds
+    always (a catch-all line).
 
     >>> parse_condition({"winner": "player", "margin": {"min": 4}, "not": {"player_natural": True}}, "x")
     AllOf(parts=(Is(field='winner', values=('player',)), Between(field='margin', low=4, high=9), Not(part=AllOf(parts=(Is(field='player_natural', values=(True,)),)))))
@@ -156,6 +157,8 @@ def parse_condition(table, where: str):
             inner = tuple(parse_condition(v, f"{here}[{i}]") for i, v in enumerate(value))
             parts.append(AllOf(inner) if key == "all" else AnyOf(inner))
         elif key == "not":
+            if value == {}:
+                raise BaccaratError(f"{here}: 'not' of an empty table matches nothing")
             parts.append(Not(parse_condition(value, here)))
         elif isinstance(value, list):
             if not value:
@@ -177,4 +180,6 @@ def parse_range(name: str, table: dict, where: str) -> Between:
         raise BaccaratError(f"{where}: a range has only 'min' and 'max' (got {', '.join(sorted(unknown)) or 'neither'})")
     low = check_value(name, table.get("min", allowed[0]), f"{where}.min")
     high = check_value(name, table.get("max", allowed[-1]), f"{where}.max")
+    if low > high:
+        raise BaccaratError(f"{where}: min {low} is above max {high}: the range matches nothing")
     return Between(name, low, high)

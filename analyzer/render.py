@@ -10,7 +10,8 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+import math
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 from tabulate import tabulate, tabulate_formats
@@ -52,14 +53,17 @@ def is_number(value) -> bool:
 def decimal(q, places: int) -> str:
     """q rounded half-even to ``places`` decimals, computed exactly.
 
-    >>> decimal(Fraction(2, 3), 4), decimal(Fraction(-1, 8), 2)
-    ('0.6667', '-0.12')
+    >>> decimal(Fraction(2, 3), 4), decimal(Fraction(-1, 8), 2), decimal(Fraction(-1, 1000), 2), decimal(10**30, 1)
+    ('0.6667', '-0.12', '-0.00', '1000000000000000000000000000000.0')
     """
-    q = Fraction(q)
-    with localcontext() as ctx:
-        ctx.prec = 60
-        d = Decimal(q.numerator) / Decimal(q.denominator)
-        return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
+    return fixed_point(round(Fraction(q) * 10**places), places, negative=Fraction(q) < 0)
+
+
+def fixed_point(scaled: int, places: int, negative: bool) -> str:
+    """The integer ``scaled`` / 10**places written with ``places`` decimals."""
+    digits = str(abs(scaled)).rjust(places + 1, "0")
+    text = digits[: len(digits) - places] + ("." + digits[len(digits) - places :] if places else "")
+    return ("-" if negative else "") + text
 
 
 def percent(q, places: int = 4) -> str:
@@ -88,14 +92,13 @@ def scientific(q, digits: int = 4) -> str:
 def sqrt_decimal(q, places: int = 4) -> str:
     """The square root of a non-negative rational, rounded to ``places`` decimals.
 
-    >>> sqrt_decimal(Fraction(2))
-    '1.4142'
+    >>> sqrt_decimal(Fraction(2)), sqrt_decimal(Fraction(1, 4), 2), sqrt_decimal(Fraction(10**300))[:6]
+    ('1.4142', '0.50', '100000')
     """
     q = Fraction(q)
-    with localcontext() as ctx:
-        ctx.prec = 60
-        d = (Decimal(q.numerator) / Decimal(q.denominator)).sqrt()
-        return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
+    extra = 4  # guard digits: the floor of the root, then correctly rounded unless within 1e-4 of a half
+    floor_root = math.isqrt(q.numerator * 10 ** (2 * (places + extra)) // q.denominator)
+    return fixed_point(round(Fraction(floor_root, 10**extra)), places, negative=False)
 
 
 def _show(value, kind: str, text_format: bool) -> str:

@@ -18,10 +18,10 @@ Every error names the file and the key, and the line where TOML gives it.
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from dataclasses import replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -39,7 +39,7 @@ LINE_KEYS = {"label", "when", "pays"}
 TABLEAU_KEYS = {"name", "player_draws", "banker"}
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
 SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-NUMBER = re.compile(r"^(\d+(?:\.\d+)?)(?:(%)|:(\d+(?:\.\d+)?)|/(\d+))?$")
+NUMBER = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(?:(%)|:([0-9]+(?:\.[0-9]+)?)|/([0-9]+))?$")
 
 
 def builtin_text(name: str) -> str:
@@ -73,7 +73,7 @@ def load_rules(path) -> RuleSet:
 def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) -> RuleSet:
     """A rule set from TOML text; ``where`` names it in errors."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text, parse_float=Decimal)  # decimals exactly as written, never binary floats
     except tomllib.TOMLDecodeError as exc:
         raise BaccaratError(f"{where}: not valid TOML: {exc}") from None
     check_keys(data, TOP_KEYS, where, "")
@@ -177,7 +177,7 @@ def parse_line(data: dict, where: str, path: str, symbols: set = frozenset()) ->
     for key in ("when", "pays"):
         if key not in data:
             raise BaccaratError(f"{where}: {path}.{key}: missing")
-    label = text_field(data, "label", where, path) or f"line {path.rsplit('[', 1)[-1].rstrip(']')}"
+    label = text_field(data, "label", where, path) or f"line {int(path.rsplit('[', 1)[-1].rstrip(']')) + 1}"
     pays = parse_amount(data["pays"], where, f"{path}.pays", symbols)
     return Line(pays, label, parse_condition(data["when"], f"{where}: {path}.when"))
 
@@ -190,18 +190,18 @@ def parse_amount(value, where: str, path: str, symbols: set = frozenset(), perce
     """A payout or commission: a number 0 or more (``11``, ``0.95``, ``"19/20"``, ``"1:2"``,
     ``"5%"`` for a commission), ``"push"`` (a payout of 0), or one of the declared ``symbols``.
 
-    >>> parse_amount("1:2", "f", "k"), parse_amount(0.95, "f", "k"), parse_amount("5%", "f", "k", percent=True)
+    >>> parse_amount("1:2", "f", "k"), parse_amount(Decimal("0.95"), "f", "k"), parse_amount("5%", "f", "k", percent=True)
     (Fraction(1, 2), Fraction(19, 20), Fraction(1, 20))
     """
     bad = f"{where}: {path}: "
     if isinstance(value, bool):
         raise BaccaratError(bad + f"{value!r} is not a number")
-    if isinstance(value, (int, float)):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise BaccaratError(bad + f"{value!r} is not a finite number")
+    if isinstance(value, (int, Decimal)):
+        if isinstance(value, Decimal) and not value.is_finite():
+            raise BaccaratError(bad + f"{str(value)!r} is not a finite number")
         if value < 0:
-            raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {value!r}")
-        return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+            raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {str(value)}")
+        return Fraction(value)
     if isinstance(value, str):
         text = value.replace(" ", "")
         if text == "push" and not percent:

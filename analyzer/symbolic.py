@@ -30,18 +30,29 @@ def to_sympy(value):
 
 def to_fraction(value) -> Fraction:
     """An exact sympy rational as a Fraction."""
-    import sympy
-
-    value = sympy.nsimplify(value) if not value.is_Rational else value
     return Fraction(int(value.p), int(value.q))
 
 
-def with_symbol(bet, target: str, name: str = "x"):
-    """The bet with one amount made the symbol ``name``: ``commission`` or a pay line by its label
-    or number (1-based)."""
+def fresh_symbol(taken: set):
+    """A payout symbol whose name is not among ``taken`` (x, then u, v, w, x1, x2, ...)."""
+    names = {str(t) for t in taken}
+    for name in ["x", "u", "v", "w"] + [f"x{i}" for i in range(1, 100)]:
+        if name not in names:
+            return symbol(name)
+    raise ValueError("too many symbols")
+
+
+def amounts(bet) -> list:
+    """The bet's commission and payouts: what may be symbolic."""
+    return [bet.commission] + [ln.pays for ln in bet.lines]
+
+
+def with_symbol(bet, target: str):
+    """The bet with one amount made a fresh symbol: ``commission``, or a pay line by its label or
+    number (1-based)."""
     from .cards import BaccaratError
 
-    x = symbol(name)
+    x = fresh_symbol(set().union(*map(free_symbols, amounts(bet))))
     if target == "commission":
         return replace(bet, commission=x), x
     for i, ln in enumerate(bet.lines, 1):
@@ -51,14 +62,44 @@ def with_symbol(bet, target: str, name: str = "x"):
     raise BaccaratError(f"bet {bet.id!r} has no pay line {target!r} (lines: {labels}; or 'commission')")
 
 
-def solve_for(expression, x, value):
-    """The x at which the exact ``expression`` equals ``value``; an error unless there is exactly one."""
+def unknown(bet, vary: str | None):
+    """(the bet with its unknown, the unknown, what it is) for ``solve``: the named line or
+    commission, else the bet's one payout symbol, else its only pay line."""
+    from .cards import BaccaratError
+
+    symbols = set().union(*map(free_symbols, amounts(bet)))
+    if vary is not None:
+        varied, x = with_symbol(bet, vary)
+        return varied, x, vary if vary == "commission" else f"payout of '{vary}'"
+    if len(symbols) == 1:
+        (x,) = symbols
+        return bet, x, str(x)
+    if len(bet.lines) == 1 and not symbols:
+        varied, x = with_symbol(bet, "1")
+        return varied, x, f"payout of '{bet.lines[0].label}'"
+    raise BaccaratError(f"bet {bet.id!r} has several pay lines or symbols: say which to solve for with --vary "
+                        f"(a line's label or number, or 'commission')")
+
+
+def solve_linear(ev, x, target: Fraction, is_commission: bool) -> Fraction:
+    """The x at which the house edge -ev equals ``target``: ev is linear in x, so x is rational."""
     import sympy
 
     from .cards import BaccaratError
+    from .render import decimal, percent
 
-    roots = sympy.solve(sympy.Eq(to_sympy(expression), to_sympy(value)), x, dict=False)
-    roots = [r for r in roots if r.is_real]
-    if len(roots) != 1:
-        raise BaccaratError(f"no single solution for {x} ({len(roots)} found)")
-    return roots[0]
+    ev = sympy.expand(to_sympy(ev))
+    others = ev.free_symbols - {x}
+    if others:
+        raise BaccaratError(f"the EV also depends on {', '.join(sorted(map(str, others)))}: give it a value first")
+    slope, intercept = ev.diff(x), ev.subs(x, 0)
+    if not slope.free_symbols and slope == 0:
+        raise BaccaratError(f"the EV does not depend on {x}: that pay line never settles the bet on this shoe")
+    if slope.free_symbols:
+        raise BaccaratError(f"the EV is not linear in {x}: {ev}")
+    value = (-target - to_fraction(intercept)) / to_fraction(slope)
+    if is_commission and not 0 <= value < 1:
+        raise BaccaratError(f"no commission from 0 to 100% does it (it would take {percent(value)})")
+    if not is_commission and value < 0:
+        raise BaccaratError(f"no payout does it (it would take a negative payout, {decimal(value, 6)})")
+    return value

@@ -140,7 +140,7 @@ def rules_show(rules: RuleSet) -> View:
         title=(f"Rule set {rules.name}: {rules.description}\nSource: {rules.source or '-'}\n"
                f"Tableau: {tableau.name}; Player draws on {player}; Banker draws (D) or stands (S)\n"
                f"  by Banker total, against the Player's third card 0-9 | when the Player stood:\n{grid}"),
-        columns=[Column("bet", "id"), Column("name", "name"), Column("pays", "pays")],
+        columns=[Column("bet", "id"), Column("name", "name"), Column("pays", "pays"), Column("source", "source")],
         rows=rows,
         data={"name": rules.name, "description": rules.description, "source": rules.source,
               "tableau": {"name": tableau.name, "player_draws": [t for t in range(10) if tableau.player_draws[t]],
@@ -159,30 +159,14 @@ def solve(rules: RuleSet, shoe: Shoe, bet_id: str, vary: str | None, target_edge
 
     bet = rules.bet(bet_id)
     dist = enumerate_coup(shoe, rules.tableau)
-    symbols = set().union(*(symbolic.free_symbols(a) for a in [bet.commission] + [ln.pays for ln in bet.lines]))
-    if vary is None and len(symbols) == 1:
-        (x,) = symbols
-        varied, vary = bet, str(x)
-    elif vary is None and len(bet.lines) == 1:
-        vary = bet.lines[0].label
-        varied, x = symbolic.with_symbol(bet, vary)
-    elif vary is None:
-        raise BaccaratError(f"bet {bet.id!r} has several pay lines: say which to solve for with --vary "
-                            f"(a line's label or number, or 'commission')")
-    else:
-        varied, x = symbolic.with_symbol(bet, vary)
+    varied, x, what = symbolic.unknown(bet, vary)
     ev = evaluate(varied, dist).ev
-    if match is not None:
-        target = evaluate(rules.bet(match), dist).house_edge
-        if symbolic.free_symbols(target):
-            raise BaccaratError(f"bet {match!r} has a symbolic payout; it cannot be matched")
-    else:
-        target = target_edge
-    value = symbolic.solve_for(-ev, x, target)
-    exact_value = symbolic.to_fraction(value)
-    goal = f"the house edge of {match}" if match else f"a house edge of {target * 100}%"
-    what = vary if vary == "commission" or varied is bet else f"payout of '{vary}'"
-    row = {"bet": bet.id, "vary": vary, "value": exact_value, "house_edge": target,
+    target = target_edge if match is None else evaluate(rules.bet(match), dist).house_edge
+    if not is_number(target):
+        raise BaccaratError(f"bet {match!r} has a symbolic payout; it cannot be matched")
+    value = symbolic.solve_linear(ev, x, target, is_commission=vary == "commission")
+    goal = f"the house edge of {match}" if match else f"a house edge of {percent(target)}"
+    row = {"bet": bet.id, "vary": vary or str(x), "value": value, "house_edge": target,
            "ev_expression": str(ev), "question": f"{bet.name}: {what} for {goal}"}
     return View(
         title=f"Solve on {shoe.describe()}, rules {rules.name}: EV of {bet.name} = {ev}",

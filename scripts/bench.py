@@ -4,7 +4,8 @@
   in process, cache cleared each time;
 - the same through the Python-integer path (what shoes over 1023 cards use), for the ratio;
 - the whole `baccarat edge --rules catalog` process (the largest built-in rule set), start to finish;
-- peak memory (max RSS) of that process.
+- peak memory (max RSS) of that process;
+- the whole `baccarat eor --rules catalog` and `baccarat now --rules catalog --dealt ...` processes.
 """
 
 import argparse
@@ -57,6 +58,10 @@ def main():
     if not baccarat.exists():
         command = [sys.executable, "-m", "analyzer"] + command[1:]
     process = median_seconds(lambda: subprocess.run(command, check=True, capture_output=True), args.repeat)
+    eor_command = command[:-3] + ["eor", "--rules", "catalog"]
+    eor_process = median_seconds(lambda: subprocess.run(eor_command, check=True, capture_output=True), args.repeat // 2)
+    now_command = command[:-3] + ["now", "--rules", "catalog", "--dealt", "5,K,9,Q,3,8,8,A"]
+    now_process = median_seconds(lambda: subprocess.run(now_command, check=True, capture_output=True), args.repeat)
     rss = subprocess.run(
         [sys.executable, "-c", "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True);"
          "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + command,
@@ -68,6 +73,8 @@ def main():
     print(f"8-deck full analysis, Python-int path:     {exact * 1000:7.2f} ms median ({exact / fast:.1f}x slower)")
     print(f"`{' '.join(Path(c).name for c in command)}` whole process:          {process * 1000:7.2f} ms median (target <= 400 ms)")
     print(f"peak memory of that process:               {int(rss) / 1024:7.1f} MB (target <= 100 MB)")
+    print(f"`eor --rules catalog` whole process:       {eor_process * 1000:7.2f} ms median (target <= 1 s)")
+    print(f"`now --rules catalog --dealt ...` process: {now_process * 1000:7.2f} ms median (target <= 400 ms)")
 
 
 if __name__ == "__main__":

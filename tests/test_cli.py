@@ -164,3 +164,20 @@ def test_errors_are_one_line(tmp_path):
     assert error("odds", "--shoe", str(binary)).startswith(f"Error: cannot read shoe file '{binary}': ")
     assert error("odds", "--shoe", str(tiny), "--decks", "2") == "Error: give --decks or --shoe, not both"
     assert error("odds", "--format", "yaml").startswith("Error: unknown format 'yaml' (choose from json, csv, ")
+
+
+def test_sizes_and_names_beyond_reason(tmp_path):
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"ranks": {"A": ' + "9" * 5000 + "}}")
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"cards": {"Ah": 4, "ah": 8}}')
+    blank = tmp_path / "blank.json"
+    blank.write_text('{"ranks": {"": 4}}')
+    assert error("odds", "--decks", "1" + "0" * 800) == "Error: a shoe of more than 1,000,000,000,000 cards is not supported"
+    assert error("odds", "--shoe", str(huge)).startswith(f"Error: shoe file '{huge}' is not valid JSON: Exceeds the limit")
+    assert error("odds", "--shoe", str(dup)) == f"Error: shoe file '{dup}': 'ah' and 'Ah' name the same card"
+    assert error("odds", "--shoe", str(blank)) == (
+        f"Error: shoe file '{blank}': unknown card rank '' (use A, 2-9, T or 10, J, Q, K)")
+    for decks in ("\u0663", "1_0", "+8", "1e3"):
+        assert error("odds", "--decks", decks) == f"Error: the number of decks must be a whole number, 1 or more (got '{decks}')"
+    assert error("solve", "--bet", "tie", "--edge", "5%%") == "Error: not a percentage: '5%%'"

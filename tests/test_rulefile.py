@@ -243,3 +243,66 @@ def test_line_helper_builds_the_same_bet_as_a_file():
     rules = parse_rules('name = "p"\n[[bets]]\nid = "p"\nlines = [{ label = "P", when = { player_pair = true }, '
                         'pays = 11 }]\n', "text", None)
     assert rules.bets[0].lines[0] == line(11, "P", player_pair=True)
+
+
+def test_toml_decimals_are_exact_as_written(tmp_path):
+    path = tmp_path / "d.toml"
+    path.write_text('name = "d"\n[[bets]]\nid = "b"\nlines = [{ when = { winner = "tie" }, pays = 9.5090622222222222222 }]\n'
+                    '[[bets]]\nid = "c"\ncommission = 0.05\nlines = [{ when = { winner = "banker" }, pays = 1e300 }]\n')
+    rules = get_rules(str(path))
+    assert rules.bet("b").lines[0].pays == F("9.5090622222222222222")
+    assert rules.bet("c").commission == F(1, 20) and rules.bet("c").lines[0].pays == 10**300
+    assert rules.bet("b").lines[0].label == "line 1"  # numbered from 1, as --vary counts
+    out = CliRunner().invoke(cli, ["edge", "--rules", str(path), "--format", "csv"])
+    assert out.exit_code == 0 and "1" + "0" * 300 in out.output.replace(",", "")
+
+
+def solve_error(tmp_path, text, *args):
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    out = CliRunner().invoke(cli, ["solve", "--rules", str(path), *args])
+    assert out.exit_code == 1 and out.output.count("\n") == 1
+    return out.output.rstrip("\n")
+
+
+def test_solve_refuses_what_it_cannot_answer(tmp_path):
+    assert solve_error(tmp_path, 'name = "s"\nsymbols = ["x"]\n[[bets]]\nid = "b"\ncommission = "x"\n'
+                       'lines = [{ when = { winner = "banker" }, pays = "x" }]\n', "--bet", "b").startswith(
+        "Error: the EV is not linear in x: ")
+    xy = ('name = "xy"\nsymbols = ["x", "y"]\n[[bets]]\nid = "b"\nlines = [{ when = { winner = "banker" }, pays = "x" }, '
+          '{ when = { winner = "tie" }, pays = "y" }]\n')
+    assert solve_error(tmp_path, xy, "--bet", "b", "--vary", "1") == "Error: the EV also depends on y: give it a value first"
+    assert solve_error(tmp_path, xy, "--bet", "b") == (
+        "Error: bet 'b' has several pay lines or symbols: say which to solve for with --vary "
+        "(a line's label or number, or 'commission')")
+    assert solve_error(tmp_path, 'name = "z"\n[[bets]]\nid = "imp"\n'
+                       'lines = [{ when = { player_cards = 3, player_natural = true }, pays = 5 }]\n', "--bet", "imp") == (
+        "Error: the EV does not depend on x: that pay line never settles the bet on this shoe")
+    assert solve_error(tmp_path, 'name = "t"\nextends = "standard"\n', "--bet", "banker", "--vary", "commission",
+                       "--edge", "50") == "Error: no commission from 0 to 100% does it (it would take 111.7213%)"
+    assert solve_error(tmp_path, 'name = "t"\nextends = "standard"\n', "--bet", "tie", "--edge", "95") == (
+        "Error: no payout does it (it would take a negative payout, -0.474547)")  # 0.05 / P(tie) - 1
+    assert solve_error(tmp_path, 'name = "t"\nextends = "standard"\n', "--bet", "tie", "--edge", "5",
+                       "--match", "player") == "Error: give --edge or --match, not both"
+
+
+def test_the_unknown_never_merges_with_a_declared_symbol():
+    from analyzer.symbolic import symbol, with_symbol
+
+    rules = parse_rules('name = "xy"\nsymbols = ["x"]\n[[bets]]\nid = "b"\nlines = [{ when = { winner = "banker" }, '
+                        'pays = "x" }, { when = { winner = "tie" }, pays = 8 }]\n', "text", None)
+    varied, u = with_symbol(rules.bets[0], "2")
+    assert u != symbol("x") and varied.lines[0].pays == symbol("x") and varied.lines[1].pays == u
+
+
+@pytest.mark.parametrize("when, message", [
+    ("{ margin = { min = 5, max = 2 } }", "when.margin: min 5 is above max 2: the range matches nothing"),
+    ("{ not = {} }", "when.not: 'not' of an empty table matches nothing"),
+    ("{ player_natural = 1 }", "when.player_natural: player_natural cannot be 1 (it is one of false, true)"),
+])
+def test_conditions_that_cannot_mean_what_was_written(tmp_path, when, message):
+    path = tmp_path / "c.toml"
+    path.write_text(f'name = "c"\n[[bets]]\nid = "b"\nlines = [{{ when = {when}, pays = 1 }}]\n')
+    with pytest.raises(BaccaratError) as err:
+        get_rules(str(path))
+    assert str(err.value) == f"{path}: bets[0].lines[0].{message}"
