@@ -149,14 +149,39 @@ def imbalance(tags, weights) -> int:
 
 def derive_tags(eors, weights, levels=(1, 2, 3, 4, 5, 6)) -> list[dict]:
     """Integer tag sets from EoRs: for each level L, tag = round(L * EoR / max |EoR|) (halves away
-    from zero), with its betting correlation and imbalance."""
-    top = max(abs(e) for e in eors if e is not None)
+    from zero), then balanced (see :func:`balance`), with its betting correlation and imbalance."""
+    top = max((abs(e) for e in eors if e is not None), default=0)
     out = []
     for level in levels:
-        tags = [0 if e is None or not top else round_half_away(level * e / top) for e in eors]
+        scaled = [None if e is None or not top else level * e / top for e in eors]
+        tags = balance([0 if x is None else round_half_away(x) for x in scaled], scaled, weights)
         out.append({"level": level, "tags": tags, "bc": betting_correlation(tags, eors, weights),
                     "imbalance": imbalance(tags, weights)})
     return out
+
+
+def balance(tags, scaled, weights, steps: int = 20) -> list[int]:
+    """Nudge rounded tags one unit at a time until the count is balanced (imbalance 0), each time
+    moving the tag whose rounding it strains least; gives up (leaving an imbalance, reported)
+    when no single nudge brings the imbalance closer to 0.
+
+    >>> balance([1, 0, -1], [Fraction(3, 4), Fraction(1, 10), Fraction(-1, 2)], [4, 4, 4])
+    [1, 0, -1]
+    >>> balance([1, 1, -1], [Fraction(3, 4), Fraction(1, 2), Fraction(-1, 2)], [4, 4, 4])
+    [1, 0, -1]
+    """
+    tags = list(tags)
+    for _ in range(steps):
+        off = imbalance(tags, weights)
+        if off == 0:
+            break
+        step = -1 if off > 0 else 1
+        moves = [(abs(x - tags[i] - step) - abs(x - tags[i]), i) for i, x in enumerate(scaled)
+                 if x is not None and weights[i] and abs(off + step * weights[i]) < abs(off)]
+        if not moves:
+            break
+        tags[min(moves)[1]] += step
+    return tags
 
 
 def round_half_away(q: Fraction) -> int:

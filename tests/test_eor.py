@@ -79,6 +79,16 @@ def test_dragon_7_count_correlates_with_the_exact_eor():
     assert [d["bc"] for d in derived][-1] > derived[0]["bc"]
 
 
+@pytest.mark.parametrize("bet", ["banker", "player", "tie", "dragon_7", "panda_8", "lucky_6", "big"])
+def test_derived_counts_are_balanced_and_correlated(bet):
+    removal = effect_of_removal(get_rules("catalog"), EIGHT)
+    eors, weights = removal.tag_eors(bet), tag_weights(EIGHT)
+    derived = derive_tags(eors, weights)
+    for d in derived:
+        assert d["imbalance"] == 0 and sum(w * t for w, t in zip(weights, d["tags"])) == 0
+    assert max(d["bc"] for d in derived) > F(98, 100)
+
+
 def test_betting_correlation_of_the_eor_itself_is_one():
     eors = [F(1), F(-2), F(3), F(1, 2), F(0), F(-1), F(2), F(-3, 2), F(1), F(-1, 4)]
     weights = [4] * 9 + [16]
