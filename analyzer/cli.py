@@ -5,12 +5,11 @@ from __future__ import annotations
 import functools
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 
 import click
 
 from . import __version__, views
-from .cards import BaccaratError, make_shoe, parse_deck_list, parse_decks, parse_percent
+from .cards import BaccaratError, make_shoe, parse_deck_list, parse_percent
 from .render import FORMATS, render
 from .rulefile import BUILT_IN, get_rules
 
@@ -46,9 +45,16 @@ def shoe_options(decks_help: str):
     return decorate
 
 
+def check_format(ctx, param, fmt: str) -> str:
+    """Refuse an unknown --format before any work is done."""
+    if fmt not in FORMATS:
+        raise click.ClickException(f"unknown format {fmt!r} (choose from json, csv, {', '.join(FORMATS[:-2])})")
+    return fmt
+
+
 def output_options(command):
     for option in reversed([
-        click.option("--format", "fmt", default="simple", metavar="FORMAT", show_default=True,
+        click.option("--format", "fmt", default="simple", metavar="FORMAT", show_default=True, callback=check_format,
                      help="Any tabulate format (simple, github, grid, pipe, html, latex, ...), json or csv."),
         click.option("--exact/--decimal", default=False,
                      help="Add the exact fraction beside each decimal (JSON is always exact)."),
@@ -58,8 +64,6 @@ def output_options(command):
 
 
 def emit(view, fmt: str, show_exact: bool):
-    if fmt not in FORMATS:
-        raise BaccaratError(f"unknown format {fmt!r} (choose from json, csv, {', '.join(FORMATS[:-2])})")
     click.echo(render(view, fmt, show_exact))
 
 
@@ -82,7 +86,7 @@ def odds(decks, remove, shoe_file, fmt, exact):
 
     Counts are ordered 6-card sequences, N(N-1)...(N-5) for an N-card shoe.
     """
-    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    shoe = make_shoe(decks, remove, shoe_file)
     emit(views.odds(shoe), fmt, exact)
 
 
@@ -95,7 +99,7 @@ def odds(decks, remove, shoe_file, fmt, exact):
 def edge(rules, decks, remove, shoe_file, fmt, exact):
     """House-edge table of every bet of a rule set."""
     rule_set = get_rules(rules)
-    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    shoe = make_shoe(decks, remove, shoe_file)
     emit(views.edge(rule_set, shoe), fmt, exact)
 
 
@@ -168,7 +172,7 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, fmt, e
     """
     if edge_pct is not None and match is not None:
         raise BaccaratError("give --edge or --match, not both")
-    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    shoe = make_shoe(decks, remove, shoe_file)
     target = parse_percent(edge_pct or "0")
     emit(views.solve(get_rules(rules), shoe, bet_id, vary, target, match), fmt, exact)
 
@@ -204,7 +208,7 @@ def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, fmt, exact)
     its suits left, so that the effects weighted by the cards left sum to exactly zero.
     """
     rule_set = get_rules(rules)
-    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    shoe = make_shoe(decks, remove, shoe_file)
     unit = check_unit(unit)
     if remove_pairs:
         with progress_bar(13 + 91, "removing pairs of cards") as advance:
@@ -234,7 +238,7 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
     from .eor import parse_tags
 
     rule_set = get_rules(rules)
-    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
+    shoe = make_shoe(decks, remove, shoe_file)
     counts = [parse_percent(tc) * 100 for tc in true_counts.split(",")] if true_counts.strip() else []
     named = dict(rule_set.counts)
     tag_set = None if tags is None else list(named[tags]) if tags in named else parse_tags(tags)
@@ -257,13 +261,8 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, fmt, exact
     beyond the cards they removed from the shoe. Give the starting shoe with --decks or --shoe
     and the cards seen with --dealt or --dealt-file (or give the remaining counts with --shoe).
     """
-    from .eor import parse_dealt
+    from .eor import load_dealt, parse_dealt
 
-    text = dealt
-    if dealt_file is not None:
-        try:
-            text += "\n" + Path(dealt_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BaccaratError(f"cannot read dealt file {dealt_file!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    shoe = make_shoe(None if decks is None else parse_decks(decks), remove, shoe_file)
-    emit(views.now(get_rules(rules), shoe, parse_dealt(text.replace(",", "\n")), positive), fmt, exact)
+    cards = parse_dealt(dealt) + (load_dealt(dealt_file) if dealt_file is not None else [])
+    shoe = make_shoe(decks, remove, shoe_file)
+    emit(views.now(get_rules(rules), shoe, cards, positive), fmt, exact)

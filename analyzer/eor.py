@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
+from pathlib import Path
 from fractions import Fraction
 
 from .bets import RuleSet, analyse, outcome_counts
@@ -225,15 +226,24 @@ def parse_tags(text: str) -> list[int]:
 
 def parse_dealt(text: str) -> list:
     """Dealt cards from text: commas or new lines separate cards, blank lines and # comments are
-    skipped (a line may hold one card or a whole coup)."""
-    from .cards import parse_cards
+    skipped (a line may hold one card or a whole coup).
 
-    cards = []
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            cards += parse_cards(line.strip(","))
-    return cards
+    >>> parse_dealt("5,K, # a comment, with commas\n\nAh")
+    [(4, None), (12, None), (0, 1)]
+    """
+    from .cards import parse_card
+
+    lines = (line.split("#", 1)[0] for line in text.splitlines())
+    return [parse_card(part) for line in lines for part in line.split(",") if part.strip()]
+
+
+def load_dealt(path) -> list:
+    """Dealt cards from a file (see :func:`parse_dealt`)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaccaratError(f"cannot read dealt file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    return parse_dealt(text)
 
 
 def shoe_in_play(shoe: Shoe, dealt) -> Shoe:

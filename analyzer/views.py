@@ -9,7 +9,7 @@ from .cards import RANKS, BaccaratError, Shoe
 from .engine import enumerate_coup
 from .render import Column, View, is_number, percent
 from .rulefile import BUILT_IN, get_rules, tableau_grid
-from .tableau import PUNTO_BANCO, STOOD
+from .tableau import PUNTO_BANCO
 
 
 def shoe_data(shoe: Shoe) -> dict:
@@ -144,8 +144,7 @@ def rules_show(rules: RuleSet) -> View:
         rows=rows,
         data={"name": rules.name, "description": rules.description, "source": rules.source,
               "tableau": {"name": tableau.name, "player_draws": [t for t in range(10) if tableau.player_draws[t]],
-                          "banker": {str(t): "".join("D" if tableau.banker_draws[t][k] else "S" for k in range(10))
-                                     + " " + ("D" if tableau.banker_draws[t][STOOD] else "S") for t in range(8)}},
+                          "banker": {row[0]: "".join(row[1:11]) + " " + row[11] for row in tableau_grid(tableau)}},
               "bets": [{"bet": b.id, "name": b.name, "pays": b.pay_table(), "source": b.source,
                         "commission": b.commission,
                         "lines": [{"label": ln.label, "pays": ln.pays} for ln in b.lines]} for b in rules.bets]},
@@ -177,12 +176,17 @@ def solve(rules: RuleSet, shoe: Shoe, bet_id: str, vary: str | None, target_edge
     )
 
 
+def unit_kind(unit: str) -> str:
+    """The column kind that shows effects of removal in ``unit`` (percent or permille)."""
+    return "permille" if unit == "permille" else "fine"
+
+
 def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None) -> View:
     """The exact effect of removing one card of each rank on every bet (and on P(banker/player/tie))."""
     from .eor import effect_of_removal
 
     removal = effect_of_removal(rules, shoe, progress)
-    kind = "permille" if unit == "permille" else "fine"
+    kind = unit_kind(unit)
     rows = []
     for key, base in removal.base.items():
         by_rank = {RANKS[r]: (None if e is None else e[key]) for r, e in enumerate(removal.by_rank)}
@@ -214,7 +218,7 @@ def eor_pairs(rules: RuleSet, shoe: Shoe, bet_id: str, unit: str = "percent", pr
     from .eor import pair_removals
 
     rows = pair_removals(rules, shoe, bet_id, progress)
-    kind = "permille" if unit == "permille" else "fine"
+    kind = unit_kind(unit)
     return View(
         title=(f"Effect of removing two cards on {bet_id} (rules {rules.name}; shoe {shoe.describe()}): "
                f"exact, linear estimate EoR(r1) + EoR(r2), and the error of the estimate"),
