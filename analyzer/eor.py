@@ -228,7 +228,7 @@ def parse_dealt(text: str) -> list:
     """Dealt cards from text: commas or new lines separate cards, blank lines and # comments are
     skipped (a line may hold one card or a whole coup).
 
-    >>> parse_dealt("5,K, # a comment, with commas\n\nAh")
+    >>> parse_dealt("5,K, # a comment, with commas\\n\\nAh")
     [(4, None), (12, None), (0, 1)]
     """
     from .cards import parse_card
