@@ -58,6 +58,8 @@ def payout_text(pays) -> str:
 
     >>> [payout_text(Fraction(p)) for p in ("1/2", "0", "25", "3/2", "0.54", "19/20", "1/3", "7/11")]
     ['1:2', 'push', '25:1', '3:2', '0.54:1', '0.95:1', '1:3', '7/11:1']
+    >>> payout_text(Fraction(1, 2**50))[:8]
+    '0.000000'
     """
     if pays == 0:
         return "push"
@@ -65,16 +67,15 @@ def payout_text(pays) -> str:
         return f"{pays}:1"
     if pays.denominator <= 5:
         return f"{pays.numerator}:{pays.denominator}"
-    d = pays.denominator
+    d, twos, fives = pays.denominator, 0, 0
     while d % 2 == 0:
-        d //= 2
+        d, twos = d // 2, twos + 1
     while d % 5 == 0:
-        d //= 5
+        d, fives = d // 5, fives + 1
     if d == 1:  # a terminating decimal, as casinos write 0.54:1
         from .render import decimal
 
-        places = next(k for k in range(1, 40) if (pays * 10**k).denominator == 1)
-        return f"{decimal(pays, places)}:1"
+        return f"{decimal(pays, max(twos, fives))}:1"
     return f"{pays}:1"
 
 

@@ -164,6 +164,8 @@ class Shoe:
 
     def remove_cards(self, cards) -> Shoe:
         """The shoe less each (rank, suit-or-None) card in turn."""
+        if len(cards) > self.size:
+            raise BaccaratError(f"cannot remove {len(cards)} cards from a shoe of {self.size}")
         shoe = self
         for rank, suit in cards:
             shoe = shoe.remove(rank, suit)
@@ -281,11 +283,7 @@ def make_shoe(decks: int | str | None = None, remove: str = "", shoe_file: str |
     if isinstance(decks, str):
         decks = parse_decks(decks)
     shoe = load_shoe(shoe_file) if shoe_file is not None else Shoe.decks(8 if decks is None else decks)
-    cards = parse_cards(remove)
-    if len(cards) > shoe.size:
-        raise BaccaratError(f"cannot remove {len(cards)} cards from a shoe of {shoe.size}")
-    shoe = shoe.remove_cards(cards)
-    return check_playable(shoe)
+    return check_playable(shoe.remove_cards(parse_cards(remove)))
 
 
 def check_playable(shoe: Shoe) -> Shoe:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
-from pathlib import Path
 from fractions import Fraction
+from pathlib import Path
 
-from .bets import RuleSet, analyse, outcome_counts
+from .bets import RuleSet, evaluate, outcome_counts
 from .cards import RANKS, BaccaratError, Shoe, check_playable
 from .engine import enumerate_coup
 
@@ -34,7 +34,7 @@ def evs(rules: RuleSet, shoe: Shoe) -> dict:
     dist = enumerate_coup(shoe, rules.tableau)
     probabilities = {f"P({name})": Fraction(count, dist.total)
                      for name, _, count in outcome_counts(dist) if name in MAIN_OUTCOMES}
-    return {r.bet.id: r.ev for r in analyse(rules, shoe)} | probabilities
+    return {bet.id: evaluate(bet, dist).ev for bet in rules.bets} | probabilities
 
 
 def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict) -> dict | None:
@@ -42,11 +42,15 @@ def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict) -> dict | No
     n = shoe.rank_counts()[rank]
     if n == 0:
         return None
-    total = dict.fromkeys(base, Fraction(0))
+    weight_of = {}  # removals that differ only by suit names give the same EVs: evaluate each once
     for suit, k in enumerate(shoe.counts[rank]):
         if k:
-            after = evs(rules, shoe.remove(rank, suit))
-            total = {key: total[key] + k * (after[key] - base[key]) for key in base}
+            after = shoe.remove(rank, suit).canonical()
+            weight_of[after] = weight_of.get(after, 0) + k
+    total = dict.fromkeys(base, Fraction(0))
+    for after, k in weight_of.items():
+        ev_after = evs(rules, after)
+        total = {key: total[key] + k * (ev_after[key] - base[key]) for key in base}
     return {key: value / n for key, value in total.items()}
 
 
@@ -124,10 +128,15 @@ def tag_weights(shoe: Shoe) -> list[int]:
     return list(ranks[:9]) + [sum(ranks[9:])]
 
 
+def weighted(tags, eors, weights) -> list[tuple]:
+    """(weight, tag, EoR) of each tag class present in the shoe."""
+    return [(w, t, e) for w, t, e in zip(weights, tags, eors) if w and e is not None]
+
+
 def betting_correlation(tags, eors, weights) -> Fraction:
     """The count-weighted correlation of tags with EoRs. Its exact form has a square root, so it
     is rounded to 30 significant digits (decimal arithmetic) and returned as a Fraction."""
-    pairs = [(w, t, e) for w, t, e in zip(weights, tags, eors) if w and e is not None]
+    pairs = weighted(tags, eors, weights)
     total = sum(w for w, _, _ in pairs)
     mean_t = Fraction(sum(w * t for w, t, _ in pairs), total)
     mean_e = sum((w * e for w, _, e in pairs), Fraction(0)) / total
@@ -198,7 +207,7 @@ def round_half_away(q: Fraction) -> int:
 def linear_slope(eors, tags, weights, shoe_size: int) -> Fraction:
     """Change in EV per unit of true count (running count per deck left): the weighted least-squares
     regression of each card's EoR on the true count its removal gives, 52 tag / N."""
-    pairs = [(w, t, e) for w, t, e in zip(weights, tags, eors) if w and e is not None]
+    pairs = weighted(tags, eors, weights)
     num = sum((w * t * e for w, t, e in pairs), Fraction(0))
     den = sum(w * t * t for w, t, _ in pairs)
     if not den:
@@ -248,6 +257,4 @@ def load_dealt(path) -> list:
 
 def shoe_in_play(shoe: Shoe, dealt) -> Shoe:
     """The shoe less the cards already dealt; it must still hold a coup's 6 cards."""
-    if len(dealt) > shoe.size:
-        raise BaccaratError(f"{len(dealt)} cards dealt, but the shoe held {shoe.size}")
     return check_playable(shoe.remove_cards(dealt))

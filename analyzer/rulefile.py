@@ -84,7 +84,7 @@ def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) ->
         if depth > 8:
             raise BaccaratError(f"{where}: extends: too deep (a cycle?)")
         if parent in BUILT_IN:
-            base = parse_rules(builtin_text(parent), f"built-in rule set {parent!r}", None, depth + 1)
+            base = _builtin(parent)
         elif base_dir is not None:
             parent_path = base_dir / parent
             try:
