@@ -1,0 +1,360 @@
+"""Shoe simulation: deal real shoes to the cut card and take every bet's exact EV at every coup.
+
+Glossary
+--------
+deal          how a shoe is dealt: decks, the cut card (a coup starts only while more than
+              ``cut`` cards are left), and the burn rule: ``face`` (the standard rule: the first
+              card is turned face up and as many cards as its value, 10 for T/J/Q/K, are burned
+              face down), ``none``, or a number of cards burned face down.
+perfect       the bettor who knows the cards left and bets one unit on a bet exactly when its
+              exact EV is positive. Expected win per shoe: the sum of those EVs.
+counter       the bettor who bets one unit on one bet when the true count (running count of the
+              cards seen per deck unseen: 52 * RC / unseen cards) is at least a trigger. Cards
+              burned face down are unseen.
+realized      what the same bets actually won on the dealt coups (a Monte Carlo check of the
+              expected figures, which it should match within its standard error).
+
+Each coup's EVs are exact (the batch evaluator); the *statistics* over coups and shoes are Monte
+Carlo estimates, accumulated in float64 and reported with their standard errors. Shoe i is
+shuffled by numpy's generator seeded with (seed, i), and shoes are processed in fixed chunks whose
+sums are added in chunk order, so results are the same for any number of workers, local or Dask.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .batch import compile_rules, evaluate_many
+from .bets import RuleSet, settled_cells
+from .cards import BaccaratError
+from .engine import cells
+from .tableau import STOOD
+
+CHUNK_SHOES = 50  # shoes per task: fixed, so that sums are added in the same order on any workers
+VALUE_OF_RANK = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0])
+EV_EDGES = np.linspace(-1.0, 1.0, 201)  # EV per coup, in units: 1% bins from -100% to +100%
+WIN_EDGES = np.linspace(0.0, 10.0, 201)  # expected win per shoe, in units: 0.05 bins
+
+
+@dataclass(frozen=True)
+class Deal:
+    decks: int = 8
+    cut: int = 14
+    burn: str = "face"
+
+    def __post_init__(self):
+        if self.decks < 1:
+            raise BaccaratError("--decks must be at least 1")
+        if self.cut < 5:
+            raise BaccaratError(f"the cut card must leave at least 5 cards behind it, so every coup can be finished (got {self.cut})")
+        if self.cut >= 52 * self.decks:
+            raise BaccaratError(f"the cut card ({self.cut} cards from the end) is beyond the shoe's {52 * self.decks} cards")
+        if not (self.burn in ("face", "none") or (self.burn.isascii() and self.burn.isdigit())):
+            raise BaccaratError(f"--burn is face, none or a number of cards (got {self.burn!r})")
+        if self.burn.isdigit() and int(self.burn) + self.cut >= 52 * self.decks:
+            raise BaccaratError(f"burning {self.burn} cards leaves no coup before the cut card")
+
+
+@dataclass(frozen=True)
+class Counter:
+    """The counting bettor: ``tags`` for A..9 and the ten-value cards; bets ``bet_id`` when the
+    true count is at least ``trigger`` (a Fraction)."""
+
+    bet_id: str
+    tags: tuple
+    trigger: Fraction
+    name: str = "given"
+
+
+def shuffled_shoe(deal: Deal, seed: int, index: int) -> np.ndarray:
+    """Shoe ``index`` of the simulation seeded ``seed``: card ids rank * 4 + suit, in dealing order."""
+    cards = np.repeat(np.arange(52), deal.decks)
+    np.random.default_rng([seed, index]).shuffle(cards)
+    return cards
+
+
+def burned(deal: Deal, cards: np.ndarray) -> np.ndarray:
+    """How many cards each shoe burns (cards[:, 0] is the turned card under the face rule)."""
+    if deal.burn == "none":
+        return np.zeros(len(cards), np.int64)
+    if deal.burn == "face":
+        value = VALUE_OF_RANK[cards[:, 0] // 4]
+        return 1 + np.where(value == 0, 10, value)
+    return np.full(len(cards), int(deal.burn), np.int64)
+
+
+@dataclass(frozen=True)
+class Coups:
+    """The coups of a chunk of shoes, in order: which shoe, where in it the coup starts, the cards
+    it took, and its outcome cell (an index into the enumerator's cells)."""
+
+    shoe: np.ndarray
+    start: np.ndarray
+    used: np.ndarray
+    cell: np.ndarray
+
+
+def deal_coups(deal: Deal, tableau, cards: np.ndarray) -> Coups:
+    """Deal every shoe of ``cards`` [shoe, position] to the cut card, all shoes in lockstep."""
+    shoes, length = cards.shape
+    rank, suit = cards // 4, cards % 4
+    value = VALUE_OF_RANK[rank]
+    player_draws, banker_draws = np.array(tableau.player_draws), np.array(tableau.banker_draws)
+    keep, _ = cells(tableau)
+    kept = np.full(10 * 10 * 11 * 11 * 16, -1)
+    kept[keep] = np.arange(len(keep))
+    at = burned(deal, cards)
+    out = []
+    rows = np.arange(shoes)
+    while True:
+        live = rows[length - at[rows] > deal.cut]
+        if not len(live):
+            break
+        p = at[live]
+        take = lambda k: value[live, p + k]  # noqa: E731
+        pt, bt = (take(0) + take(2)) % 10, (take(1) + take(3)) % 10
+        natural = (pt >= 8) | (bt >= 8)
+        p_draws = ~natural & player_draws[pt]
+        p3 = np.where(p_draws, take(4), STOOD)
+        b_draws = ~natural & banker_draws[bt, p3]
+        b3 = np.where(b_draws, np.where(p_draws, take(5), take(4)), 10)
+        hand_class = lambda i, j: (2 * (rank[live, p + i] == rank[live, p + j])  # noqa: E731
+                                   + (suit[live, p + i] == suit[live, p + j]))
+        index = np.ravel_multi_index((pt, bt, p3, b3, hand_class(0, 2), hand_class(1, 3)), (10, 10, 11, 11, 4, 4))
+        used = 4 + p_draws + b_draws
+        out.append((live, p, used, kept[index]))
+        at[live] = p + used
+        rows = live
+    if not out:
+        empty = np.zeros(0, np.int64)
+        return Coups(empty, empty, empty, empty)
+    shoe, start, used, cell = (np.concatenate(parts) for parts in zip(*out))
+    order = np.lexsort((start, shoe))
+    return Coups(shoe[order], start[order], used[order], cell[order])
+
+
+def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
+    """[coup, rank, suit]: the cards left in the shoe when each coup starts (burned cards are
+    gone): the cards at positions from its start on, counted by suffix sums per shoe."""
+    shoes, length = cards.shape
+    onehot = np.zeros((shoes, length + 1, 52), np.int32)
+    onehot[np.arange(shoes)[:, None], np.arange(length)[None, :], cards] = 1
+    suffix = onehot[:, ::-1].cumsum(1)[:, ::-1]  # suffix[s, k]: cards at positions >= k
+    return suffix[coups.shoe, coups.start].astype(np.int64).reshape(-1, 13, 4)
+
+
+def payoff_table(rules: RuleSet) -> np.ndarray:
+    """[cell, bet]: units won (or -1 lost) by each bet when the coup lands in that cell."""
+    keep, _ = cells(rules.tableau)
+    table = -np.ones((len(keep), len(rules.bets)))
+    for b, bet in enumerate(rules.bets):
+        for settled, ln in reversed(list(zip(settled_cells(tuple(ln.condition for ln in bet.lines), rules.tableau), bet.lines))):
+            table[settled, b] = float(bet.net(ln))
+    return table
+
+
+@dataclass
+class Tally:
+    """Sums over shoes for one chunk, or for the whole run once chunks are added in order."""
+
+    shoes: int = 0
+    coups: int = 0
+    positive: np.ndarray = None  # [bet] coups with EV > 0
+    ev_positive: np.ndarray = None  # [bet] sum of EV over those coups
+    win: np.ndarray = None  # [bet] sum over shoes of the expected win (perfect bettor)
+    win2: np.ndarray = None  # [bet] sum of its squares
+    realized: np.ndarray = None  # [bet] sum over shoes of the realized win
+    realized2: np.ndarray = None
+    ev_histogram: np.ndarray = None  # [bet, bin] coups by EV
+    win_histogram: np.ndarray = None  # [bet, bin] shoes by expected win
+    count: np.ndarray = None  # counter: [bets, sum EV, sum EV per shoe squared, realized, realized squared]
+
+    def __add__(self, other: Tally) -> Tally:
+        if self.positive is None:
+            return other
+        return Tally(**{name: getattr(self, name) + getattr(other, name) for name in self.__dataclass_fields__})
+
+
+def per_shoe(values: np.ndarray, shoe: np.ndarray, shoes: int) -> np.ndarray:
+    """[shoe, column] sums of ``values`` [coup, column] by each coup's shoe."""
+    out = np.zeros((shoes, values.shape[1]))
+    np.add.at(out, shoe, values)
+    return out
+
+
+def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, counter: Counter | None) -> Tally:
+    """The tally of shoes first .. first + shoes - 1."""
+    cards = np.stack([shuffled_shoe(deal, seed, first + i) for i in range(shoes)])
+    coups = deal_coups(deal, rules.tableau, cards)
+    batch = evaluate_many(rules, remaining_counts(cards, coups))
+    positive = batch.positive()
+    ev = batch.ev_floats()
+    paid = payoff_table(rules)[coups.cell]
+    expected = per_shoe(np.where(positive, ev, 0.0), coups.shoe, shoes)
+    realized = per_shoe(np.where(positive, paid, 0.0), coups.shoe, shoes)
+    bins = lambda x, edges: np.clip(np.searchsorted(edges, x, side="right") - 1, 0, len(edges) - 2)  # noqa: E731
+    ev_histogram = np.zeros((len(rules.bets), len(EV_EDGES) - 1), np.int64)
+    win_histogram = np.zeros((len(rules.bets), len(WIN_EDGES) - 1), np.int64)
+    for b in range(len(rules.bets)):
+        ev_histogram[b] = np.bincount(bins(ev[:, b], EV_EDGES), minlength=len(EV_EDGES) - 1)
+        win_histogram[b] = np.bincount(bins(expected[:, b], WIN_EDGES), minlength=len(WIN_EDGES) - 1)
+    count = np.zeros(5)
+    if counter is not None:
+        b = [bet.id for bet in rules.bets].index(counter.bet_id)
+        bets = counts_bet(cards, coups, deal, counter)
+        shoe_ev = per_shoe(np.where(bets, ev[:, b], 0.0)[:, None], coups.shoe, shoes)[:, 0]
+        shoe_paid = per_shoe(np.where(bets, paid[:, b], 0.0)[:, None], coups.shoe, shoes)[:, 0]
+        count = np.array([bets.sum(), shoe_ev.sum(), (shoe_ev**2).sum(), shoe_paid.sum(), (shoe_paid**2).sum()])
+    return Tally(shoes, len(coups.shoe), positive.sum(0), np.where(positive, ev, 0.0).sum(0),
+                 expected.sum(0), (expected**2).sum(0), realized.sum(0), (realized**2).sum(0),
+                 ev_histogram, win_histogram, count)
+
+
+def counts_bet(cards: np.ndarray, coups: Coups, deal: Deal, counter: Counter) -> np.ndarray:
+    """[coup] whether the counter bets: 52 * RC >= trigger * unseen, in integers. The running
+    count covers the cards seen before the coup: earlier coups and a burn card turned face up."""
+    tags = np.array(counter.tags)[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9]][cards // 4]  # by position
+    down = burned(deal, cards)
+    face_up = 1 if deal.burn == "face" else 0
+    seen = np.arange(cards.shape[1])[None, :]
+    seen = (seen < face_up) | (seen >= down[:, None])  # face-down burns are never seen
+    before = np.concatenate([np.zeros((len(cards), 1), np.int64), np.cumsum(tags * seen, 1)], 1)
+    running = before[coups.shoe, coups.start]
+    unseen = cards.shape[1] - (face_up + coups.start - down[coups.shoe])
+    return 52 * running * counter.trigger.denominator >= counter.trigger.numerator * unseen
+
+
+@dataclass
+class Simulation:
+    rules: RuleSet
+    deal: Deal
+    shoes: int
+    seed: int
+    counter: Counter | None
+    tally: Tally = field(repr=False)
+
+
+def chunks(shoes: int):
+    return [(first, min(CHUNK_SHOES, shoes - first)) for first in range(0, shoes, CHUNK_SHOES)]
+
+
+def one_blas_thread():
+    """A worker process takes one core: its matrix products run on one BLAS thread."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)
+
+
+def process_pool(workers: int):
+    """Local worker processes: forked where the platform can (no re-import of the caller's
+    script), spawned elsewhere."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_all_start_methods, get_context
+
+    method = "fork" if "fork" in get_all_start_methods() else "spawn"
+    return ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=one_blas_thread)
+
+
+def simulate(rules: RuleSet, deal: Deal, shoes: int, seed: int, counter: Counter | None = None,
+             workers: int | None = None, dask: str | None = None, progress=None) -> Simulation:
+    """Deal ``shoes`` shoes and tally every bet. ``workers`` local processes (default: all cores;
+    1 runs here), or the Dask cluster at address ``dask``. ``progress(n)`` is told of each n
+    shoes done."""
+    if shoes < 1:
+        raise BaccaratError("--shoes must be at least 1")
+    compile_rules(rules)  # refuse symbolic payouts before any work
+    if counter is not None:
+        rules.bet(counter.bet_id)
+    tasks = chunks(shoes)
+    done = {}
+    if dask:
+        done = run_on_dask(dask, rules, deal, seed, counter, tasks, progress)
+    elif (workers or os.cpu_count() or 1) == 1 or len(tasks) == 1:
+        for first, size in tasks:
+            done[first] = run_chunk(rules, deal, seed, first, size, counter)
+            if progress:
+                progress(size)
+    else:
+        from concurrent.futures import as_completed
+
+        with process_pool(workers or os.cpu_count()) as pool:
+            futures = {pool.submit(run_chunk, rules, deal, seed, first, size, counter): (first, size) for first, size in tasks}
+            for future in as_completed(futures):
+                first, size = futures[future]
+                done[first] = future.result()
+                if progress:
+                    progress(size)
+    tally = Tally()
+    for first, _ in tasks:  # always in the same order
+        tally = tally + done[first]
+    return Simulation(rules, deal, shoes, seed, counter, tally)
+
+
+def run_on_dask(address: str, rules, deal, seed, counter, tasks, progress) -> dict:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise BaccaratError("--dask needs the dask extra: pip install 'baccarat[dask]'") from None
+    try:
+        client = Client(address, timeout=10)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise BaccaratError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+    try:
+        futures = {client.submit(run_chunk, rules, deal, seed, first, size, counter, pure=False): (first, size)
+                   for first, size in tasks}
+        done = {}
+        for future in as_completed(futures):
+            first, size = futures[future]
+            done[first] = future.result()
+            if progress:
+                progress(size)
+        return done
+    finally:
+        client.close()
+
+
+@dataclass(frozen=True)
+class BetSummary:
+    id: str
+    name: str
+    positive_share: float  # of coups
+    bets_per_shoe: float
+    mean_ev_when_positive: float | None
+    win_per_shoe: float
+    win_se: float
+    realized_per_shoe: float
+    realized_se: float
+
+
+def mean_and_se(total: float, squares: float, n: int) -> tuple[float, float]:
+    """Mean and its standard error from the sum and the sum of squares of n values."""
+    mean = total / n
+    variance = max(squares / n - mean**2, 0.0) * n / (n - 1) if n > 1 else 0.0
+    return mean, (variance / n) ** 0.5
+
+
+def summaries(sim: Simulation) -> list[BetSummary]:
+    t = sim.tally
+    out = []
+    for b, bet in enumerate(sim.rules.bets):
+        win, win_se = mean_and_se(t.win[b], t.win2[b], t.shoes)
+        realized, realized_se = mean_and_se(t.realized[b], t.realized2[b], t.shoes)
+        out.append(BetSummary(bet.id, bet.name, t.positive[b] / t.coups if t.coups else 0.0, t.positive[b] / t.shoes,
+                              t.ev_positive[b] / t.positive[b] if t.positive[b] else None,
+                              win, win_se, realized, realized_se))
+    return out
+
+
+def counter_summary(sim: Simulation) -> BetSummary | None:
+    if sim.counter is None:
+        return None
+    t, c = sim.tally, sim.counter
+    bets, ev, ev2, paid, paid2 = t.count
+    win, win_se = mean_and_se(ev, ev2, t.shoes)
+    realized, realized_se = mean_and_se(paid, paid2, t.shoes)
+    return BetSummary(c.bet_id, f"{c.bet_id} by count {c.name} at true count >= {c.trigger}", bets / t.coups if t.coups else 0.0,
+                      bets / t.shoes, ev / bets if bets else None, win, win_se, realized, realized_se)
