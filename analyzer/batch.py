@@ -43,6 +43,7 @@ FLOAT_EXACT = 2**53  # float64 holds every integer up to here
 FAST_CARDS = 1290  # the largest N with N**6 < 2**62: monomials and class counts fit int64
 SPLIT = 26  # bits in the low half of a split monomial
 CHUNK = 256  # shoes per matrix product (keeps the monomials in cache)
+BLOCK = 20_000  # shoes per call when streaming a file
 GRID = (10, 10, 11, 11)  # value cells: two-card totals, Player third, Banker third (10 = none)
 
 
@@ -431,11 +432,12 @@ def numerators_of(plan: Plan, lines: np.ndarray, total: np.ndarray) -> np.ndarra
     int64 where the bound max(weight) * total < 2**63 proves it exact, Python integers otherwise."""
     big = int(max(plan.weights.max(), plan.scale.max())) * int(total.max()) >= 2**63
     kind = object if big else np.int64
+    total, weights, scale = total.astype(kind), plan.weights.astype(kind), plan.scale.astype(kind)
     numerators = np.empty((len(lines), len(plan.scale)), kind)
     for b, columns in enumerate(plan.line_columns):
-        numerator = -total.astype(kind) * kind(plan.scale[b]) if kind is np.int64 else -total * plan.scale[b]
+        numerator = -total * scale[b]
         for k in set(columns):
-            numerator = numerator + lines[:, k].astype(kind) * (kind(plan.weights[k, b]) if kind is np.int64 else plan.weights[k, b])
+            numerator = numerator + lines[:, k].astype(kind) * weights[k, b]
         numerators[:, b] = numerator
     return numerators
 
@@ -458,5 +460,19 @@ def parse_shoe_lines(text: str) -> list[list[int]]:
         for field in fields:
             if not (field.isascii() and field.isdigit()) or len(field) > 12:
                 raise BaccaratError(f"line {number}: {field!r} is not a card count (a whole number, 0 or more)")
-        shoes.append([int(f) for f in fields])
+        shoe = [int(f) for f in fields]
+        if sum(shoe) < DEGREE:
+            raise BaccaratError(f"line {number}: a shoe needs at least 6 cards to deal a coup (this one has {sum(shoe)})")
+        shoes.append(shoe)
     return shoes
+
+
+def json_lines(batch: Batch):
+    """One JSON line per shoe: its 13 rank counts and every bet's exact EV as "p/q"."""
+    import json
+
+    from .render import exact
+
+    for i in range(len(batch)):
+        evs = {bet.id: {"ev": exact(batch.ev(i, b))} for b, bet in enumerate(batch.bets)}
+        yield json.dumps({"shoe": batch.counts[i].sum(1).tolist(), "bets": evs})

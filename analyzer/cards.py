@@ -269,10 +269,18 @@ def parse_percent(text: str):
     >>> parse_percent("1.25")
     Fraction(1, 80)
     """
-    number = text.strip().removesuffix("%")
-    if not re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", number):
-        raise BaccaratError(f"not a percentage: {text!r}")
-    return Fraction(number) / 100
+    return parse_number(text.strip().removesuffix("%"), "a percentage") / 100
+
+
+def parse_number(text: str, what: str = "a number") -> Fraction:
+    """An exact decimal number such as ``4``, ``-2.5`` or ``.75``.
+
+    >>> parse_number("-2.5")
+    Fraction(-5, 2)
+    """
+    if not re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", text.strip()):
+        raise BaccaratError(f"not {what}: {text!r}")
+    return Fraction(text.strip())
 
 
 def make_shoe(decks: int | str | None = None, remove: str = "", shoe_file: str | None = None) -> Shoe:

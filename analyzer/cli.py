@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import click
 
 from . import __version__, views
-from .cards import BaccaratError, make_shoe, parse_deck_list, parse_percent
+from .cards import BaccaratError, make_shoe, parse_deck_list, parse_number, parse_percent
 from .render import FORMATS, render
 from .rulefile import BUILT_IN, get_rules
 
@@ -52,10 +52,13 @@ def check_format(ctx, param, fmt: str) -> str:
     return fmt
 
 
+format_option = click.option("--format", "fmt", default="simple", metavar="FORMAT", show_default=True, callback=check_format,
+                             help="Any tabulate format (simple, github, grid, pipe, html, latex, ...), json or csv.")
+
+
 def output_options(command):
     for option in reversed([
-        click.option("--format", "fmt", default="simple", metavar="FORMAT", show_default=True, callback=check_format,
-                     help="Any tabulate format (simple, github, grid, pipe, html, latex, ...), json or csv."),
+        format_option,
         click.option("--exact/--decimal", default=False,
                      help="Add the exact fraction beside each decimal (JSON is always exact)."),
     ]):
@@ -266,3 +269,68 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, fmt, exact
     cards = parse_dealt(dealt) + (load_dealt(dealt_file) if dealt_file is not None else [])
     shoe = make_shoe(decks, remove, shoe_file)
     emit(views.now(get_rules(rules), shoe, cards, positive), fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("file", type=click.File("r"))
+@click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to evaluate.")
+@domain_errors
+def batch(file, rules):
+    """Exact EV of every bet for many shoes: FILE holds one shoe per line, 13 comma-separated
+    counts by rank (A,2,...,9,T,J,Q,K); - reads standard input.
+
+    Writes one JSON object per line: {"shoe": [...], "bets": {id: {"ev": "p/q"}}}. Every line
+    is read and checked before anything is written.
+    """
+    from .batch import BLOCK, evaluate_many, json_lines, parse_shoe_lines
+
+    rule_set = get_rules(rules)
+    shoes = parse_shoe_lines(file.read())
+    for start in range(0, len(shoes), BLOCK):
+        for line in json_lines(evaluate_many(rule_set, shoes[start:start + BLOCK])):
+            click.echo(line)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to track.")
+@click.option("--decks", default=8, show_default=True, type=click.IntRange(1, 1000), help="Decks in each shoe.")
+@click.option("--cut", default=14, show_default=True, type=int, metavar="CARDS",
+              help="Cards behind the cut card: a coup starts only while more than this many are left.")
+@click.option("--burn", default="face", show_default=True, metavar="RULE",
+              help="face (turn the first card, burn its value face down; T/J/Q/K burn 10), none, or a number of cards.")
+@click.option("--shoes", default=1000, show_default=True, type=click.IntRange(1), help="Shoes to deal.")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0), help="Random seed: same seed, same shoes.")
+@click.option("--count", "tags", metavar="TAGS|NAME", help="A counter's tags (10 integers, A..9 and T) or a count named in the rule set.")
+@click.option("--bet", "bet_id", metavar="ID", help="The bet the counter plays (with --count).")
+@click.option("--trigger", default="4", show_default=True, metavar="TC",
+              help="The counter bets when the true count (running count per deck unseen) is at least this.")
+@click.option("--workers", type=click.IntRange(1), metavar="N", help="Local worker processes (default: all cores).")
+@click.option("--dask", "dask_address", metavar="ADDRESS", help="Run on the Dask cluster with this scheduler address instead.")
+@format_option
+@domain_errors
+def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, workers, dask_address, fmt):
+    """Deal whole shoes and take every bet's exact EV at every coup.
+
+    Per bet: the share of coups with positive EV, and the win per shoe of a bettor who bets one
+    unit exactly when the EV is positive (perfect information), expected and realized; with
+    --count, also a counter who bets --bet at true count >= --trigger. Same seed, same results,
+    on any number of workers.
+    """
+    from .eor import parse_tags
+    from .simulate import Counter, Deal
+    from .simulate import simulate as run
+
+    rule_set = get_rules(rules)
+    deal = Deal(decks, cut, burn)
+    counter = None
+    if tags is not None:
+        if bet_id is None:
+            raise BaccaratError("--count needs --bet: the bet the counter plays")
+        named = dict(rule_set.counts)
+        tag_set = named[tags] if tags in named else parse_tags(tags)
+        counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), parse_number(trigger, "a true count (--trigger)"), tags if tags in named else "given")
+    elif bet_id is not None:
+        raise BaccaratError("--bet is the counter's bet: give --count too")
+    with progress_bar(shoes, "Dealing shoes") as advance:
+        sim = run(rule_set, deal, shoes, seed, counter, workers, dask_address, advance)
+    click.echo(render(views.simulate(sim), fmt))

@@ -104,6 +104,8 @@ def sqrt_decimal(q, places: int = 4) -> str:
 def _show(value, kind: str, text_format: bool) -> str:
     if value is None:
         return ""
+    if isinstance(value, float):  # a Monte Carlo estimate: formatted, never shown as "exact"
+        return f"{value * 100:.4f}%" if kind == "percent" else f"{value:.4f}"
     if kind != "text" and not is_number(value):
         return exact(value)
     if kind == "count":

@@ -1,0 +1,148 @@
+"""The batch evaluator: the same exact numbers as the enumerator, shoe for shoe."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.batch import (BLOCK, FAST_CARDS, FLOAT_EXACT, compile_rules, evaluate_many, hand_class_counts,
+                            parse_shoe_lines)
+from analyzer.bets import analyse
+from analyzer.cards import BaccaratError, Shoe
+from analyzer.cli import cli
+from analyzer.engine import falling, head_counts
+from analyzer.rulefile import get_rules, parse_rules
+
+from test_engine import random_shoe
+
+CATALOG = get_rules("catalog")
+FLOAT_LIMIT = max(n for n in range(400, 500) if falling(n, 6) <= FLOAT_EXACT)  # 459 cards: above, the split path
+
+
+def assert_same_as_enumerator(rules, shoes):
+    batch = evaluate_many(rules, shoes)
+    for i, shoe in enumerate(shoes):
+        expected = analyse(rules, shoe)
+        got = batch.results(i)
+        for b, (want, have) in enumerate(zip(expected, got)):
+            assert have.line_probabilities == want.line_probabilities, (shoe.describe(), want.bet.id)
+            assert have.loss == want.loss, (shoe.describe(), want.bet.id)
+            assert batch.ev(i, b) == want.ev, (shoe.describe(), want.bet.id)
+            assert bool(batch.positive()[i, b]) == (want.ev > 0)
+
+
+def random_rank_shoes(rng, count, low, high):
+    return [Shoe.from_ranks([rng.randint(low, high) for _ in range(13)]) for _ in range(count)]
+
+
+def test_batch_equals_enumerator_on_hundreds_of_shoes():
+    rng = random.Random(5)
+    shoes = random_rank_shoes(rng, 60, 0, 3)  # small and depleted: 6 to 39 cards
+    shoes = [s for s in shoes if s.size >= 6]
+    shoes += random_rank_shoes(rng, 60, 20, 32)  # up to 8 decks
+    shoes += [random_shoe(rng, rng.randint(6, 416)) for _ in range(60)]  # suits uneven
+    shoes += random_rank_shoes(rng, 40, 33, 70)  # beyond 8 decks: the split (two-product) path
+    assert any(s.size > FLOAT_LIMIT for s in shoes) and any(s.size <= FLOAT_LIMIT for s in shoes)
+    assert len(shoes) >= 200
+    assert_same_as_enumerator(CATALOG, shoes)
+
+
+def test_batch_at_the_float_boundary_and_beyond_int64():
+    eight = Shoe.decks(8)
+    at_limit = Shoe.from_ranks([FLOAT_LIMIT // 13 + (r < FLOAT_LIMIT % 13) for r in range(13)])
+    past_limit = Shoe.from_ranks([(FLOAT_LIMIT + 1) // 13 + (r < (FLOAT_LIMIT + 1) % 13) for r in range(13)])
+    huge = Shoe.from_ranks([(FAST_CARDS + 13) // 13] * 13)  # beyond int64: the enumerator, Python integers
+    assert (at_limit.size, past_limit.size, huge.size > FAST_CARDS) == (FLOAT_LIMIT, FLOAT_LIMIT + 1, True)
+    assert_same_as_enumerator(CATALOG, [eight, at_limit, past_limit, huge])
+
+
+@pytest.mark.parametrize("name", ["banker-stands-on-6", "ez", "standard", "commission-4"])
+def test_batch_other_rule_sets_and_tableaux(name):
+    rng = random.Random(name)
+    assert_same_as_enumerator(get_rules(name), random_rank_shoes(rng, 12, 1, 32))
+
+
+def test_a_line_mixing_pairs_and_totals_goes_through_the_enumerator():
+    rules = parse_rules("""
+        name = "mixed"
+        [[bets]]
+        id = "pair_and_win"
+        name = "Player pair and Player wins"
+        lines = [{ label = "pair and win", when = { player_pair = true, winner = "player" }, pays = 30 }]
+        [[bets]]
+        id = "player"
+        name = "Player"
+        lines = [{ label = "win", when = { winner = "player" }, pays = 1 }, { label = "tie", when = { winner = "tie" }, pays = "push" }]
+    """, "test", None)
+    plan = compile_rules(rules)
+    assert len(plan.other_lines) == 1 and plan.basis_polynomials.shape[0] == 2
+    assert_same_as_enumerator(rules, random_rank_shoes(random.Random(1), 6, 2, 12))
+
+
+def test_hand_class_counts_equal_the_enumerators_head():
+    rng = random.Random(9)
+    shoes = [random_shoe(rng, rng.randint(6, 60), suits=rng.choice([(0,), (0, 1), range(4)])) for _ in range(20)]
+    got = hand_class_counts(np.array([s.counts for s in shoes]))
+    for shoe, h in zip(shoes, got):
+        head = head_counts(shoe).sum((0, 1, 2, 3))  # [player class, banker class]
+        assert (h == head * (shoe.size - 4) * (shoe.size - 5)).all()
+
+
+def test_value_lines_span_few_columns():
+    plan = compile_rules(CATALOG)
+    columns = plan.value_from_basis.shape[1]
+    assert plan.basis_polynomials.shape == (36, 5005) and columns == 49  # 13 lines are integer sums of others
+
+
+def test_shoe_forms_and_errors():
+    ranks = [32] * 13
+    by_rank, by_card = evaluate_many(CATALOG, [ranks]), evaluate_many(CATALOG, np.array([Shoe.decks(8).counts]))
+    assert (by_rank.numerators == by_card.numerators).all()
+    for bad, message in [([[1] * 12], "13 rank counts"), ([[-1] + [32] * 12], "shoe 1: card counts must be 0 or more"),
+                         ([[0.5] * 13], "whole-number"), ([[0] * 12 + [5]], "shoe 1: a shoe needs at least 6 cards")]:
+        with pytest.raises(BaccaratError, match=message):
+            evaluate_many(CATALOG, bad)
+    symbolic = parse_rules("""
+        name = "x"
+        symbols = ["k"]
+        [[bets]]
+        id = "tie"
+        name = "Tie"
+        lines = [{ label = "tie", when = { winner = "tie" }, pays = "k" }]
+    """, "test", None)
+    with pytest.raises(BaccaratError, match="symbolic payout"):
+        evaluate_many(symbolic, [ranks])
+
+
+def test_parse_shoe_lines_errors():
+    assert parse_shoe_lines("\n# comment\n 1, 2,3,4,5,6,7,8,9,10,11,12,13 \n") == [list(range(1, 14))]
+    for text, message in [("1,2,3", "line 1: expected 13 comma-separated counts"),
+                          ("# c\n" + ",".join(["x"] * 13), "line 2: 'x' is not a card count"),
+                          (",".join(["-1"] * 13), "'-1' is not a card count"),
+                          (",".join(["0"] * 13), "line 1: a shoe needs at least 6 cards")]:
+        with pytest.raises(BaccaratError, match=message):
+            parse_shoe_lines(text)
+
+
+def test_batch_command_writes_exact_json_lines(tmp_path):
+    shoes = [[32] * 13, [4] * 13, [3, 0, 5, 2, 7, 1, 0, 4, 4, 9, 1, 2, 3]]
+    path = tmp_path / "shoes.txt"
+    path.write_text("# three shoes\n" + "\n".join(",".join(map(str, s)) for s in shoes) + "\n")
+    result = CliRunner().invoke(cli, ["batch", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert [line["shoe"] for line in lines] == shoes
+    for line, counts in zip(lines, shoes):
+        expected = {r.bet.id: str(r.ev) for r in analyse(CATALOG, Shoe.from_ranks(counts))}
+        assert {k: v["ev"] for k, v in line["bets"].items()} == expected
+    piped = CliRunner().invoke(cli, ["batch", "-", "--rules", "standard"], input=path.read_text())
+    assert [set(json.loads(line)["bets"]) for line in piped.output.splitlines()] == [{"banker", "player", "tie", "player_pair", "banker_pair"}] * 3
+
+
+def test_batch_command_checks_everything_before_writing():
+    result = CliRunner().invoke(cli, ["batch", "-"], input=",".join(["8"] * 13) + "\n1,2\n")
+    assert result.exit_code == 1
+    assert result.output == "Error: line 2: expected 13 comma-separated counts (A,2,3,4,5,6,7,8,9,T,J,Q,K), got 2\n"
+    assert BLOCK >= 1000
