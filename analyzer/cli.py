@@ -324,10 +324,10 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, worker
     deal = Deal(decks, cut, burn)
     counter = None
     if tags is not None:
+        named = dict(rule_set.counts)
+        tag_set = named[tags] if tags in named else parse_tags(tags, "--count")
         if bet_id is None:
             raise BaccaratError("--count needs --bet: the bet the counter plays")
-        named = dict(rule_set.counts)
-        tag_set = named[tags] if tags in named else parse_tags(tags)
         counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), parse_number(trigger, "a true count (--trigger)"), tags if tags in named else "given")
     elif bet_id is not None:
         raise BaccaratError("--bet is the counter's bet: give --count too")

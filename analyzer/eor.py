@@ -215,7 +215,7 @@ def linear_slope(eors, tags, weights, shoe_size: int) -> Fraction:
     return Fraction(shoe_size, 52) * num / den
 
 
-def parse_tags(text: str) -> list[int]:
+def parse_tags(text: str, option: str = "--tags") -> list[int]:
     """Ten integer tags A,2,...,9,T (T for the whole zero class).
 
     >>> parse_tags("0,0,0,-1,-1,-1,-1,2,2,0")
@@ -227,7 +227,7 @@ def parse_tags(text: str) -> list[int]:
     except ValueError:
         tags = None
     if tags is None or len(tags) != 10:
-        raise BaccaratError(f"--tags takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {text!r}")
+        raise BaccaratError(f"{option} takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {text!r}")
     return tags
 
 

@@ -300,7 +300,7 @@ def run_on_dask(address: str, rules, deal, seed, counter, tasks, progress) -> di
     except ImportError:
         raise BaccaratError("--dask needs the dask extra: pip install 'baccarat[dask]'") from None
     try:
-        client = Client(address, timeout=10)
+        client = Client(address, timeout="5s")
     except (OSError, TimeoutError, ValueError) as error:
         raise BaccaratError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
     try:

@@ -1,0 +1,167 @@
+"""The shoe simulator: real cards dealt by the rules, the true remaining shoe at every coup,
+reproducible seeds on any workers (local or Dask), and the bettors' sums."""
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer.batch import evaluate_many
+from analyzer.cards import RANKS, BaccaratError
+from analyzer.cli import cli
+from analyzer.engine import cells
+from analyzer.rulefile import get_rules
+from analyzer.simulate import (Counter, Deal, burned, counter_summary, counts_bet, deal_coups, remaining_counts,
+                               shuffled_shoe, simulate, summaries)
+
+from dealer import banker_draws, banker_stands_on_6, deal
+
+CATALOG = get_rules("catalog")
+JACOBSON = (0, 0, 0, -1, -1, -1, -1, 2, 2, 0)  # Eliot Jacobson's Dragon 7 count, A..9 and T
+
+
+def card_names(cards):
+    return [RANKS[c // 4] + "shdc"[c % 4] for c in cards]
+
+
+@pytest.mark.parametrize("rules_name, banker_rule, burn", [("catalog", banker_draws, "face"),
+                                                           ("banker-stands-on-6", banker_stands_on_6, "3"),
+                                                           ("catalog", banker_draws, "none")])
+def test_every_coup_is_dealt_by_the_rules_from_the_true_remaining_shoe(rules_name, banker_rule, burn):
+    rules = get_rules(rules_name)
+    d = Deal(2, 14, burn)
+    cards = np.stack([shuffled_shoe(d, 3, i) for i in range(4)])
+    coups = deal_coups(d, rules.tableau, cards)
+    left = remaining_counts(cards, coups)
+    _, fields = cells(rules.tableau)
+    for shoe in range(4):
+        mine = np.flatnonzero(coups.shoe == shoe)
+        position = int(burned(d, cards[shoe:shoe + 1])[0])
+        for k in mine:
+            assert coups.start[k] == position  # coups follow each other with no card lost or reused
+            outcome = deal(card_names(cards[shoe, position:position + 6]), banker_rule)
+            cell = coups.cell[k]
+            assert coups.used[k] == outcome["cards"]
+            for name in ("player_total", "banker_total", "player_third", "banker_third", "player_pair",
+                         "banker_pair", "player_suited", "banker_suited", "winner"):
+                assert fields[name][cell] == outcome[name], name
+            counted = np.zeros(52, int)  # the cards not yet out of the shoe, counted one by one
+            for card in cards[shoe, position:]:
+                counted[card] += 1
+            assert (left[k].reshape(52) == counted).all()
+            assert len(cards[shoe]) - position > d.cut  # a coup starts only before the cut card
+            position += outcome["cards"]
+        assert len(cards[shoe]) - position <= d.cut  # and the shoe ends at it
+
+
+def test_burn_rules():
+    d = Deal(1, 14, "face")
+    cards = np.array([[4 * 9, 1], [4 * 6, 1], [0, 1]])  # a ten, a 7, an ace turned
+    assert burned(d, cards).tolist() == [11, 8, 2]
+    assert burned(Deal(1, 14, "5"), cards).tolist() == [5, 5, 5]
+    assert burned(Deal(1, 14, "none"), cards).tolist() == [0, 0, 0]
+
+
+def test_counter_counts_the_cards_it_has_seen():
+    d = Deal(1, 10, "face")
+    cards = np.stack([shuffled_shoe(d, 11, i) for i in range(3)])
+    coups = deal_coups(d, CATALOG.tableau, cards)
+    counter = Counter("dragon_7", JACOBSON, Fraction(3, 2))
+    bets = counts_bet(cards, coups, d, counter)
+    tag = {r: JACOBSON[min(r, 9)] for r in range(13)}
+    for k in range(len(coups.shoe)):
+        shoe, start = coups.shoe[k], coups.start[k]
+        turned = cards[shoe, 0]
+        down = int(burned(d, cards[shoe:shoe + 1])[0])
+        seen = [turned] + list(cards[shoe, down:start])
+        running = sum(tag[c // 4] for c in seen)
+        unseen = len(cards[shoe]) - len(seen)
+        assert bets[k] == (Fraction(52 * running, unseen) >= Fraction(3, 2))
+
+
+def test_seed_reproduces_on_any_number_of_workers():
+    d = Deal(8, 14, "face")
+    counter = Counter("dragon_7", JACOBSON, Fraction(4))
+    one = simulate(CATALOG, d, 120, 42, counter, workers=1)
+    two = simulate(CATALOG, d, 120, 42, counter, workers=2)
+    other = simulate(CATALOG, d, 120, 43, counter, workers=1)
+    for name in one.tally.__dataclass_fields__:
+        assert np.array_equal(getattr(one.tally, name), getattr(two.tally, name)), name
+    assert not np.array_equal(one.tally.win, other.tally.win)
+
+
+def test_dask_cluster_gives_the_same_results():
+    distributed = pytest.importorskip("distributed")
+    d = Deal(8, 14, "face")
+    local = simulate(CATALOG, d, 110, 7, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = simulate(CATALOG, d, 110, 7, dask=cluster.scheduler_address)
+    for name in local.tally.__dataclass_fields__:
+        assert np.array_equal(getattr(local.tally, name), getattr(remote.tally, name)), name
+
+
+def test_tallies_agree_with_the_exact_evs_of_each_coup():
+    """The perfect bettor's sums, rebuilt coup by coup from the batch evaluator's exact EVs."""
+    d = Deal(8, 14, "face")
+    sim = simulate(CATALOG, d, 60, 5, workers=1)
+    cards = np.stack([shuffled_shoe(d, 5, i) for i in range(60)])
+    coups = deal_coups(d, CATALOG.tableau, cards)
+    batch = evaluate_many(CATALOG, remaining_counts(cards, coups))
+    positive = [[batch.ev(i, b) for i in range(len(batch)) if batch.ev(i, b) > 0] for b in range(len(CATALOG.bets))]
+    assert sim.tally.coups == len(coups.shoe)
+    assert sim.tally.positive.tolist() == [len(p) for p in positive]
+    assert np.allclose(sim.tally.win, [float(sum(p)) for p in positive], rtol=1e-12, atol=1e-12)
+
+
+def test_dragon_7_with_perfect_information_wins_about_half_a_unit_per_shoe():
+    # Dragon 7 (EZ Baccarat), 8 decks, cut card 14 cards from the end: a bettor with perfect
+    # information wins on the order of half a unit per shoe; a good count (the unbalanced
+    # Dragon 7 count at discountgambling.net, 2012: +0.52 unit per shoe on about 6.8 bets) less.
+    sim = simulate(CATALOG, Deal(8, 14, "face"), 400, 2026, Counter("dragon_7", JACOBSON, Fraction(4)), workers=2)
+    dragon = next(s for s in summaries(sim) if s.id == "dragon_7")
+    counted = counter_summary(sim)
+    assert 0.45 < dragon.win_per_shoe < 1.0 and dragon.win_se < 0.06
+    assert 0.3 < counted.win_per_shoe < dragon.win_per_shoe  # a counter cannot beat perfect information
+    assert 5 < counted.bets_per_shoe < 9 and counted.mean_ev_when_positive > 0
+    assert abs(dragon.realized_per_shoe - dragon.win_per_shoe) < 4 * dragon.realized_se
+
+
+def test_deal_refusals():
+    for args, message in [((8, 4, "face"), "at least 5 cards"), ((1, 52, "face"), "beyond the shoe"),
+                          ((8, 14, "two"), "--burn is face, none or a number"), ((1, 14, "40"), "no coup before the cut")]:
+        with pytest.raises(BaccaratError, match=message):
+            Deal(*args)
+    with pytest.raises(BaccaratError, match="no bet 'nope'"):
+        simulate(CATALOG, Deal(), 1, 1, Counter("nope", JACOBSON, Fraction(4)))
+
+
+def test_simulate_command_json_and_errors():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["simulate", "--shoes", "20", "--decks", "2", "--workers", "1", "--format", "json",
+                                 "--count", "dragon_7_jacobson", "--bet", "dragon_7", "--trigger", "2.5"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["shoes"], data["decks"], data["cut"], data["burn"], data["seed"]) == (20, 2, 14, "face", 1)
+    assert [b["id"] for b in data["bets"]] == [b.id for b in CATALOG.bets]
+    assert data["counter"]["trigger"] == "5/2" and data["counter"]["tags"] == list(JACOBSON)
+    ev = data["distributions"]["ev"]
+    assert sum(ev["counts"]["dragon_7"]) == data["coups"] and len(ev["edges"]) == len(ev["counts"]["dragon_7"]) + 1
+    table = runner.invoke(cli, ["simulate", "--shoes", "5", "--decks", "1", "--workers", "1"])
+    assert "dragon_7" in table.stdout and "win/shoe" in table.stdout
+    for args, message in [(["--count", "1,2"], "Error: --count takes 10 integers"),
+                          (["--count", "dragon_7_jacobson"], "Error: --count needs --bet"),
+                          (["--bet", "dragon_7"], "Error: --bet is the counter's bet"),
+                          (["--cut", "3"], "Error: the cut card must leave at least 5 cards"),
+                          (["--count", "dragon_7_jacobson", "--bet", "dragon_7", "--trigger", "x"],
+                           "Error: not a true count (--trigger): 'x'")]:
+        result = runner.invoke(cli, ["simulate", "--shoes", "2", *args])
+        assert result.exit_code == 1 and result.output.splitlines()[-1].startswith(message), (args, result.output)
+
+
+def test_simulate_refuses_an_unreachable_dask_scheduler():
+    pytest.importorskip("distributed")
+    result = CliRunner().invoke(cli, ["simulate", "--shoes", "2", "--dask", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1].startswith("Error: cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'")
