@@ -269,7 +269,10 @@ def parse_percent(text: str):
     >>> parse_percent("1.25")
     Fraction(1, 80)
     """
-    return parse_number(text.strip().removesuffix("%"), "a percentage") / 100
+    try:
+        return parse_number(text.strip().removesuffix("%")) / 100
+    except BaccaratError:
+        raise BaccaratError(f"not a percentage: {text!r}") from None
 
 
 def parse_number(text: str, what: str = "a number") -> Fraction:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from dataclasses import replace
 from contextlib import contextmanager
 
 import click
@@ -276,8 +277,10 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, fmt, exact
 @click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to evaluate.")
 @domain_errors
 def batch(file, rules):
-    """Exact EV of every bet for many shoes: FILE holds one shoe per line, 13 comma-separated
-    counts by rank (A,2,...,9,T,J,Q,K); - reads standard input.
+    """Exact EV of every bet for many shoes, one per line of FILE.
+
+    Each line of FILE holds 13 comma-separated counts by rank (A,2,...,9,T,J,Q,K); lines
+    starting with # are comments; - reads standard input.
 
     Writes one JSON object per line: {"shoe": [...], "bets": {id: {"ev": "p/q"}}}. Every line
     is read and checked before anything is written.
@@ -304,11 +307,12 @@ def batch(file, rules):
 @click.option("--bet", "bet_id", metavar="ID", help="The bet the counter plays (with --count).")
 @click.option("--trigger", default="4", show_default=True, metavar="TC",
               help="The counter bets when the true count (running count per deck unseen) is at least this.")
+@click.option("--bets", "bet_ids", default="", metavar="IDS", help="Track only these bets, comma-separated (default: all).")
 @click.option("--workers", type=click.IntRange(1), metavar="N", help="Local worker processes (default: all cores).")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Run on the Dask cluster with this scheduler address instead.")
 @format_option
 @domain_errors
-def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, workers, dask_address, fmt):
+def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_ids, workers, dask_address, fmt):
     """Deal whole shoes and take every bet's exact EV at every coup.
 
     Per bet: the share of coups with positive EV, and the win per shoe of a bettor who bets one
@@ -331,6 +335,9 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, worker
         counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), parse_number(trigger, "a true count (--trigger)"), tags if tags in named else "given")
     elif bet_id is not None:
         raise BaccaratError("--bet is the counter's bet: give --count too")
+    if bet_ids.strip():
+        wanted = [rule_set.bet(b.strip()).id for b in bet_ids.split(",")] + ([counter.bet_id] if counter else [])
+        rule_set = replace(rule_set, bets=tuple(b for b in rule_set.bets if b.id in wanted))
     with progress_bar(shoes, "Dealing shoes") as advance:
         sim = run(rule_set, deal, shoes, seed, counter, workers, dask_address, advance)
     click.echo(render(views.simulate(sim), fmt))

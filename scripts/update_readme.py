@@ -3,6 +3,7 @@
 Run: python scripts/update_readme.py    (tests/test_readme.py fails when the README is stale)
 """
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -27,4 +28,5 @@ def fill(block: re.Match) -> str:
 
 
 if __name__ == "__main__":
+    os.chdir(README.parent)
     README.write_text(re.sub(r"```console\n(.*?)```", fill, README.read_text(), flags=re.S))

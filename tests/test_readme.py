@@ -24,7 +24,8 @@ def console_examples():
 
 
 @pytest.mark.parametrize("command, expected", list(console_examples()))
-def test_readme_example_output(command, expected):
+def test_readme_example_output(command, expected, monkeypatch):
+    monkeypatch.chdir(ROOT)  # examples name files in the repository
     args = shlex.split(command)
     assert args[0] == "baccarat"
     result = CliRunner().invoke(cli, args[1:])
