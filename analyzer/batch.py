@@ -25,6 +25,7 @@ up to FAST_CARDS = 1290 cards); beyond that the enumerator with Python integers,
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -42,8 +43,9 @@ DEGREE = 6  # cards on the counting basis
 FLOAT_EXACT = 2**53  # float64 holds every integer up to here
 FAST_CARDS = 1290  # the largest N with N**6 < 2**62: monomials and class counts fit int64
 SPLIT = 26  # bits in the low half of a split monomial
-CHUNK = 256  # shoes per matrix product (keeps the monomials in cache)
+CHUNK = 512  # shoes per matrix product (keeps the monomials in cache)
 BLOCK = 20_000  # shoes per call when streaming a file
+THREADS = os.cpu_count() or 1  # threads for the matrix products (a worker process of simulate: 1)
 GRID = (10, 10, 11, 11)  # value cells: two-card totals, Player third, Banker third (10 = none)
 
 
@@ -238,34 +240,28 @@ def compile_rules(rules: RuleSet) -> Plan:
 
 def integer_basis(polynomials: np.ndarray):
     """Columns of ``polynomials`` that span the others, and the integer matrix M with
-    polynomials == polynomials[:, basis] @ M, checked exactly in integers. Lines such as
+    polynomials == polynomials[:, basis] @ M, each combination checked exactly in integers (a
+    column that is not an integer combination of earlier ones joins the basis). Lines such as
     "total odd" (= all - "total even") then cost no matrix product of their own.
 
     >>> basis, m = integer_basis(np.array([[1, 0, 1], [0, 1, 1], [2, 0, 2]]))
     >>> basis, m.tolist()
     ([0, 1], [[1, 0, 1], [0, 1, 1]])
     """
-    basis = []
+    basis, combinations = [], {}
     for k in range(polynomials.shape[1]):
-        if np.linalg.matrix_rank(polynomials[:, basis + [k]].astype(np.float64)) > len(basis):
-            basis.append(k)
-    m = np.linalg.lstsq(polynomials[:, basis].astype(np.float64), polynomials.astype(np.float64), rcond=None)[0]
-    m = np.rint(m).astype(np.int64)
-    wrong = [k for k in range(polynomials.shape[1]) if (polynomials[:, basis] @ m[:, k] != polynomials[:, k]).any()]
-    if wrong:  # not an integer combination after all: compute those columns directly
-        return integer_basis_with(polynomials, sorted(set(basis) | set(wrong)))
-    return basis, m
-
-
-def integer_basis_with(polynomials: np.ndarray, basis: list):
+        if basis:
+            spanned = polynomials[:, basis]
+            x = np.linalg.lstsq(spanned.astype(np.float64), polynomials[:, k].astype(np.float64), rcond=None)[0]
+            x = np.rint(x).astype(np.int64)
+            if (spanned @ x == polynomials[:, k]).all():
+                combinations[k] = x
+                continue
+        basis.append(k)
     m = np.zeros((len(basis), polynomials.shape[1]), np.int64)
-    for k in range(polynomials.shape[1]):
-        if k in basis:
-            m[basis.index(k), k] = 1
-        else:
-            m[:, k] = np.rint(np.linalg.lstsq(polynomials[:, basis].astype(np.float64), polynomials[:, k], rcond=None)[0])
-            if (polynomials[:, basis] @ m[:, k] != polynomials[:, k]).any():
-                return integer_basis_with(polynomials, sorted(basis + [k]))
+    m[range(len(basis)), basis] = 1
+    for k, x in combinations.items():
+        m[: len(x), k] = x
     return basis, m
 
 
@@ -303,17 +299,28 @@ def value_counts(n: np.ndarray) -> np.ndarray:
 
 def value_line_counts(plan: Plan, v: np.ndarray, split: bool) -> np.ndarray:
     """[shoe, value column] exact int64 counts: the basis columns by one float64 product (two on
-    26-bit halves when ``split``), the others as integer combinations of them."""
-    out = np.empty((len(v), plan.basis_polynomials.shape[0]), np.int64)
-    for start in range(0, len(v), CHUNK):
-        part = v[start:start + CHUNK]
+    26-bit halves when ``split``), the others as integer combinations of them. Chunks of shoes
+    run on a thread per core, each product on one BLAS thread (numpy releases the GIL)."""
+
+    def basis_counts(part):
         if not split:
-            out[start:start + CHUNK] = np.rint(plan.basis_polynomials @ falling_monomials(part)).T
-            continue
+            return np.rint(plan.basis_polynomials @ falling_monomials(part)).T.astype(np.int64)
         monomials = falling_monomials(part, np.int64)
         high = np.rint(plan.basis_polynomials @ (monomials >> SPLIT).astype(np.float64)).astype(np.int64)
         low = np.rint(plan.basis_polynomials @ (monomials & (2**SPLIT - 1)).astype(np.float64)).astype(np.int64)
-        out[start:start + CHUNK] = ((high << SPLIT) + low).T
+        return ((high << SPLIT) + low).T
+
+    parts = [v[start:start + CHUNK] for start in range(0, len(v), CHUNK)]
+    if len(parts) > 1 and THREADS > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1), ThreadPoolExecutor(THREADS) as pool:
+            counts = list(pool.map(basis_counts, parts))
+    else:
+        counts = [basis_counts(part) for part in parts]
+    out = np.concatenate(counts) if counts else np.zeros((0, plan.basis_polynomials.shape[0]), np.int64)
     return combine(out, plan.value_from_basis)
 
 
@@ -348,7 +355,7 @@ class Batch:
 
     plan: Plan
     counts: np.ndarray  # [shoe, rank, suit]
-    total: np.ndarray  # N(N-1)...(N-5) per shoe, Python integers
+    total: np.ndarray  # N(N-1)...(N-5) per shoe: int64, or Python integers beyond FAST_CARDS
     lines: np.ndarray
     numerators: np.ndarray
 

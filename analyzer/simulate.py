@@ -242,11 +242,14 @@ def chunks(shoes: int):
     return [(first, min(CHUNK_SHOES, shoes - first)) for first in range(0, shoes, CHUNK_SHOES)]
 
 
-def one_blas_thread():
-    """A worker process takes one core: its matrix products run on one BLAS thread."""
+def one_thread():
+    """A worker process takes one core: its matrix products run on one thread."""
     from threadpoolctl import threadpool_limits
 
+    from . import batch
+
     threadpool_limits(1)
+    batch.THREADS = 1
 
 
 def process_pool(workers: int):
@@ -256,7 +259,7 @@ def process_pool(workers: int):
     from multiprocessing import get_all_start_methods, get_context
 
     method = "fork" if "fork" in get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=one_blas_thread)
+    return ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=one_thread)
 
 
 def simulate(rules: RuleSet, deal: Deal, shoes: int, seed: int, counter: Counter | None = None,
