@@ -13,7 +13,6 @@ Run: python scripts/bench_batch.py [--repeat N] [--shoes N]
 
 import argparse
 import os
-import statistics
 import time
 
 import numpy as np
@@ -23,15 +22,7 @@ from analyzer.bets import analyse
 from analyzer.engine import _enumerate
 from analyzer.rulefile import get_rules
 from analyzer.simulate import Deal, deal_coups, remaining_counts, shuffled_shoe, simulate
-
-
-def median_seconds(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from bench import median_seconds  # scripts/ is on the path when this runs as a script
 
 
 def shoe_states(count: int, seed: int = 1) -> np.ndarray:
