@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -147,12 +148,13 @@ def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
     return suffix[coups.shoe, coups.start].astype(np.int64).reshape(-1, 13, 4)
 
 
+@lru_cache(maxsize=4)
 def payoff_table(rules: RuleSet) -> np.ndarray:
     """[cell, bet]: units won (or -1 lost) by each bet when the coup lands in that cell."""
     keep, _ = cells(rules.tableau)
     table = -np.ones((len(keep), len(rules.bets)))
     for b, bet in enumerate(rules.bets):
-        for settled, ln in reversed(list(zip(settled_cells(tuple(ln.condition for ln in bet.lines), rules.tableau), bet.lines))):
+        for settled, ln in zip(settled_cells(tuple(ln.condition for ln in bet.lines), rules.tableau), bet.lines):
             table[settled, b] = float(bet.net(ln))
     return table
 
