@@ -341,3 +341,27 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     with progress_bar(shoes, "Dealing shoes") as advance:
         sim = run(rule_set, deal, shoes, seed, counter, workers, dask_address, advance)
     click.echo(render(views.simulate(sim), fmt))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--infinite", is_flag=True, help="Model A: an infinite deck (cards drawn with replacement).")
+@click.option("--commission", default="0", show_default=True, metavar="PCT",
+              help="Share of the Banker's wins paid to the house, in per cent (e.g. 5): the game is then not zero-sum.")
+@shoe_options("Number of 52-card decks in the shoe (default 8; model B).")
+@output_options
+@domain_errors
+def chemin(infinite, commission, decks, remove, shoe_file, fmt, exact):
+    """Chemin de fer solved exactly as a two-person game.
+
+    The Player draws on 0-4, stands on 6-7 and chooses on 5 knowing only his total; the Banker
+    chooses at every total (model B: his two cards) and Player's third card or stand. Prints the
+    Player's probability of drawing on 5, the Banker's strategy grid, the value of the game to
+    the Banker and what the punto banco tableau costs each side.
+    """
+    from .chemin import solve
+
+    share = parse_percent(commission)
+    if infinite and (decks is not None or remove or shoe_file):
+        raise BaccaratError("--infinite is the infinite deck: it takes no --decks, --remove or --shoe")
+    shoe = None if infinite else make_shoe(decks, remove, shoe_file)
+    emit(views.chemin(solve(shoe, share), shoe), fmt, exact)

@@ -328,3 +328,66 @@ def simulate(sim) -> View:
 def _plain(value):
     """numpy scalars as plain JSON numbers."""
     return value.item() if hasattr(value, "item") else value
+
+
+def chemin(sol, shoe: Shoe | None) -> View:
+    """The equilibrium of chemin de fer: the Player's drawing on 5, the Banker's grid, the value,
+    and what playing the punto banco tableau instead costs each side."""
+    from .chemin import deviations, pure_deviation_gains
+
+    game = sol.game
+    by_total = {}  # (total, third) -> {cards or None: draw probability}
+    for i, q in sol.q.items():
+        known, third = game.labels[i]
+        total = known if game.model == "A" else sum(known) % 10
+        by_total.setdefault((total, third), {})[None if game.model == "A" else known] = q
+
+    def cell(total, third):
+        qs = set(by_total.get((total, third), {}).values())
+        if not qs:
+            return ""
+        if len(qs) > 1:
+            return "by cards"
+        (q,) = qs
+        return "D" if q == 1 else "S" if q == 0 else str(q)
+
+    thirds = list(range(10)) + [10]
+    header = lambda x: "stood" if x == 10 else str(x)  # noqa: E731
+    rows = [{"banker": str(total)} | {header(x): cell(total, x) for x in thirds} for total in range(8)]
+    by_cards = [{"cards": list(cards), "total": total, "player_third": header(third), "draw": q}
+                for (total, third), choices in sorted(by_total.items()) if len(set(choices.values())) > 1
+                for cards, q in sorted(choices.items())]
+    cost = deviations(sol)
+    player_gain, banker_gain = pure_deviation_gains(sol)
+    where = "infinite deck (model A: cards drawn with replacement; the Banker knows his total)" if shoe is None else \
+        f"{shoe.describe()} (model B: no replacement; the Banker knows his two cards)"
+    zero_sum = sol.commission == 0
+    lines = [
+        f"Chemin de fer, {where}; " + ("zero-sum: minimax solution" if zero_sum else
+                                       f"Banker pays {percent(sol.commission, 2)} commission on wins: Nash equilibrium"),
+        f"Player draws on 5 with probability {sol.p} ({percent(sol.p, 2)}); value to the Banker "
+        f"{percent(sol.banker_value())} per unit ({sol.banker_value()})"
+        + ("" if zero_sum else f"; to the Player {percent(sol.player_value())}"),
+        f"Playing the punto banco tableau instead costs the Player {percent(cost['player']['against_best_reply'])} "
+        f"and the Banker {percent(cost['banker']['against_best_reply'])} against a best reply "
+        f"({percent(cost['player']['against_equilibrium'])} and {percent(cost['banker']['against_equilibrium'])} "
+        "against the equilibrium strategy)",
+        "Banker's strategy by his total (rows) and the Player's third card: D draw, S stand, p/q draw with "
+        "that probability" + ("; 'by cards': depends on the Banker's two cards, listed below the grid" if by_cards else ""),
+    ]
+    columns = [Column("banker", "Banker")] + [Column(header(x), header(x)) for x in thirds]
+    rows += [{"banker": f"{'-'.join(map(str, b['cards']))}", header(int(b["player_third"]) if b["player_third"] != "stood" else 10):
+              "D" if b["draw"] == 1 else "S" if b["draw"] == 0 else str(b["draw"])} for b in by_cards]
+    data = {
+        "model": game.model, "shoe": None if shoe is None else shoe_data(shoe), "commission": sol.commission,
+        "equilibrium": "minimax (zero-sum)" if zero_sum else "Nash equilibrium (mutual best responses)",
+        "player_draw_on_5": sol.p, "value": sol.banker_value(), "value_percent": percent(sol.banker_value()),
+        "player_value": sol.player_value(),
+        "grid": {str(total): {header(x): cell(total, x) for x in thirds} for total in range(8)},
+        "banker_by_cards": by_cards,
+        "indifferent": sorted([list(game.labels[i][0]) if game.model == "B" else game.labels[i][0], header(game.labels[i][1])]
+                              for i in sol.indifferent),
+        "punto_banco_cost": cost,
+        "best_pure_deviation_gain": {"player": player_gain, "banker": banker_gain},
+    }
+    return View("\n".join(lines), columns, rows, data)
