@@ -5,7 +5,8 @@
 - the same through the Python-integer path (what shoes over 1023 cards use), for the ratio;
 - the whole `baccarat edge --rules catalog` process (the largest built-in rule set), start to finish;
 - peak memory (max RSS) of that process;
-- the whole `baccarat eor --rules catalog` and `baccarat now --rules catalog --dealt ...` processes.
+- the whole `baccarat eor --rules catalog` and `baccarat now --rules catalog --dealt ...` processes;
+- the whole `baccarat chemin --infinite` and `baccarat chemin --decks 8` processes.
 """
 
 import argparse
@@ -62,6 +63,10 @@ def main():
     eor_process = median_seconds(lambda: subprocess.run(eor_command, check=True, capture_output=True), args.repeat // 2)
     now_command = command[:-3] + ["now", "--rules", "catalog", "--dealt", "5,K,9,Q,3,8,8,A"]
     now_process = median_seconds(lambda: subprocess.run(now_command, check=True, capture_output=True), args.repeat)
+    chemin_infinite = median_seconds(lambda: subprocess.run(command[:-3] + ["chemin", "--infinite"], check=True,
+                                                            capture_output=True), 5)
+    chemin_eight = median_seconds(lambda: subprocess.run(command[:-3] + ["chemin", "--decks", "8"], check=True,
+                                                         capture_output=True), 5)
     rss = subprocess.run(
         [sys.executable, "-c", "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True);"
          "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + command,
@@ -75,6 +80,8 @@ def main():
     print(f"peak memory of that process:               {int(rss) / 1024:7.1f} MB (target <= 100 MB)")
     print(f"`eor --rules catalog` whole process:       {eor_process * 1000:7.2f} ms median (target <= 1 s)")
     print(f"`now --rules catalog --dealt ...` process: {now_process * 1000:7.2f} ms median (target <= 400 ms)")
+    print(f"`chemin --infinite` whole process:         {chemin_infinite * 1000:7.2f} ms median (model A: instant)")
+    print(f"`chemin --decks 8` whole process:          {chemin_eight * 1000:7.2f} ms median (model B; target < 10 s)")
 
 
 if __name__ == "__main__":
