@@ -64,8 +64,9 @@ def sequence_weights(shoe: Shoe | None) -> np.ndarray:
 
 @dataclass(frozen=True)
 class GameTable:
-    """Weights by situation: ``naturals[result + 1]`` and ``table[situation, info, action, result + 1]``,
-    result +1 Banker wins, 0 tie, -1 Player wins; ``labels[info]`` = (Banker's two values or total, third)."""
+    """Weights (ways to deal) by situation: ``naturals`` for the results -1, 0, +1 of a natural, and
+    ``table[(situation, info, action, result)]``, result +1 Banker wins, 0 tie, -1 Player wins;
+    ``labels[info]`` = (the Banker's total, or his two values, and the Player's third card or STOOD)."""
 
     model: str
     naturals: tuple
@@ -100,9 +101,10 @@ def game_table(shoe: Shoe | None) -> GameTable:
             key = (info * 2 + action) * 3 + result(banker, player) + 1
             keys, sums = group_sums(key[mask], weight[mask])
             for k, s in zip(keys.tolist(), sums):
-                i, r = divmod(k, 3)
-                key = (situation, i // 2, i % 2, r - 1)
-                table[key] = table.get(key, 0) + int(s)
+                if s:  # a situation the shoe cannot deal is no information set
+                    i, r = divmod(k, 3)
+                    entry = (situation, i // 2, i % 2, r - 1)
+                    table[entry] = table.get(entry, 0) + int(s)
 
     live = ~natural
     record(FORCED, live & (pt <= 4), True)
