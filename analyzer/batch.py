@@ -45,6 +45,7 @@ FAST_CARDS = 1290  # the largest N with N**6 < 2**62: monomials and class counts
 SPLIT = 26  # bits in the low half of a split monomial
 CHUNK = 512  # shoes per matrix product (keeps the monomials in cache)
 BLOCK = 20_000  # shoes per call when streaming a file
+MAX_KIND = 10**6  # cards of one kind in a shoe, at most
 THREADS = os.cpu_count() or 1  # threads for the matrix products (a worker process of simulate: 1)
 GRID = (10, 10, 11, 11)  # value cells: two-card totals, Player third, Banker third (10 = none)
 
@@ -281,8 +282,8 @@ def shoe_counts(shoes) -> np.ndarray:
         raise BaccaratError("shoes must be rows of whole-number card counts: 13 by rank, or 13 x 4 by rank and suit")
     if n.size and n.min() < 0:
         raise BaccaratError(f"shoe {np.argwhere(n < 0)[0][0] + 1}: card counts must be 0 or more")
-    if n.size and n.max() > 10**6:
-        raise BaccaratError(f"shoe {np.argwhere(n > 10**6)[0][0] + 1}: more than a million cards of one kind")
+    if n.size and n.max() > MAX_KIND:
+        raise BaccaratError(f"shoe {np.argwhere(n > MAX_KIND)[0][0] + 1}: more than {MAX_KIND:,} cards of one kind")
     n = n.astype(np.int64)
     if n.ndim == 2 and n.shape[1] == 13:
         return n[:, :, None] // 4 + (np.arange(4) < n[:, :, None] % 4)
@@ -398,6 +399,9 @@ def evaluate_many(rules: RuleSet, shoes) -> Batch:
     """Every bet of ``rules`` on every shoe (see shoe_counts for the accepted forms), exactly."""
     plan = compile_rules(rules)
     n = shoe_counts(shoes)
+    if not len(n):
+        empty = np.zeros((0, plan.weights.shape[0]), np.int64)
+        return Batch(plan, n.reshape(0, 13, 4), np.zeros(0, np.int64), empty, np.zeros((0, len(plan.scale)), np.int64))
     size = n.sum((1, 2))
     small = np.flatnonzero(size < DEGREE)
     if len(small):
@@ -467,6 +471,8 @@ def parse_shoe_lines(text: str) -> list[list[int]]:
         for field in fields:
             if not (field.isascii() and field.isdigit()) or len(field) > 12:
                 raise BaccaratError(f"line {number}: {field!r} is not a card count (a whole number, 0 or more)")
+            if int(field) > MAX_KIND:
+                raise BaccaratError(f"line {number}: {field} cards of one rank is more than a shoe can hold ({MAX_KIND:,} at most)")
         shoe = [int(f) for f in fields]
         if sum(shoe) < DEGREE:
             raise BaccaratError(f"line {number}: a shoe needs at least 6 cards to deal a coup (this one has {sum(shoe)})")

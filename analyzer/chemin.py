@@ -161,6 +161,10 @@ class Solution:
     banker: Payoffs
     player: Payoffs
 
+    def five_arises(self) -> bool:
+        """Whether the Player can hold 5 without a natural on either side (else p is moot)."""
+        return any(situation != FORCED for situation, *_ in self.game.table)
+
     def banker_value(self, p=None, q=None) -> Fraction:
         return expected(self.banker, self.p if p is None else p, self.q if q is None else q, self.game.total)
 

@@ -273,7 +273,7 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, fmt, exact
 
 
 @cli.command(context_settings=CONTEXT)
-@click.argument("file", type=click.File("r"))
+@click.argument("file", type=click.File("rb"))
 @click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to evaluate.")
 @domain_errors
 def batch(file, rules):
@@ -288,7 +288,11 @@ def batch(file, rules):
     from .batch import BLOCK, evaluate_many, json_lines, parse_shoe_lines
 
     rule_set = get_rules(rules)
-    shoes = parse_shoe_lines(file.read())
+    try:
+        text = file.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BaccaratError(f"{file.name}: not UTF-8 text") from None
+    shoes = parse_shoe_lines(text)
     for start in range(0, len(shoes), BLOCK):
         for line in json_lines(evaluate_many(rule_set, shoes[start:start + BLOCK])):
             click.echo(line)
@@ -296,7 +300,7 @@ def batch(file, rules):
 
 @cli.command(context_settings=CONTEXT)
 @click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to track.")
-@click.option("--decks", default=8, show_default=True, type=click.IntRange(1, 1000), help="Decks in each shoe.")
+@click.option("--decks", default=8, show_default=True, type=int, help="Decks in each shoe (1 to 24).")
 @click.option("--cut", default=14, show_default=True, type=int, metavar="CARDS",
               help="Cards behind the cut card: a coup starts only while more than this many are left.")
 @click.option("--burn", default="face", show_default=True, metavar="RULE",
@@ -326,13 +330,14 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
 
     rule_set = get_rules(rules)
     deal = Deal(decks, cut, burn)
+    trigger = parse_number(trigger, "a true count (--trigger)")
     counter = None
     if tags is not None:
         named = dict(rule_set.counts)
         tag_set = named[tags] if tags in named else parse_tags(tags, "--count")
         if bet_id is None:
             raise BaccaratError("--count needs --bet: the bet the counter plays")
-        counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), parse_number(trigger, "a true count (--trigger)"), tags if tags in named else "given")
+        counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), trigger, tags if tags in named else "given")
     elif bet_id is not None:
         raise BaccaratError("--bet is the counter's bet: give --count too")
     if bet_ids.strip():

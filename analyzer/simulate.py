@@ -35,6 +35,7 @@ from .cards import BaccaratError
 from .engine import cells
 from .tableau import STOOD
 
+MAX_DECKS = 24  # 1,248 cards: every coup's shoe on the batch evaluator's int64 path (<= 1,290 cards)
 CHUNK_SHOES = 50  # shoes per task: fixed, so that sums are added in the same order on any workers
 VALUE_OF_RANK = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0])
 EV_EDGES = np.linspace(-1.0, 1.0, 201)  # EV per coup, in units: 1% bins from -100% to +100%
@@ -54,10 +55,15 @@ class Deal:
             raise BaccaratError(f"the cut card must leave at least 5 cards behind it, so every coup can be finished (got {self.cut})")
         if self.cut >= 52 * self.decks:
             raise BaccaratError(f"the cut card ({self.cut} cards from the end) is beyond the shoe's {52 * self.decks} cards")
-        if not (self.burn in ("face", "none") or (self.burn.isascii() and self.burn.isdigit())):
+        if self.decks > MAX_DECKS:
+            raise BaccaratError(f"--decks: at most {MAX_DECKS} decks (every coup's shoe must stay on the fast exact path)")
+        if not (self.burn in ("face", "none") or (self.burn.isascii() and self.burn.isdigit() and len(self.burn) < 6)):
             raise BaccaratError(f"--burn is face, none or a number of cards (got {self.burn!r})")
-        if self.burn.isdigit() and int(self.burn) + self.cut >= 52 * self.decks:
-            raise BaccaratError(f"burning {self.burn} cards leaves no coup before the cut card")
+        if self.burn.isdigit():
+            object.__setattr__(self, "burn", str(int(self.burn)))
+        fewest = {"face": 2, "none": 0}[self.burn] if self.burn in ("face", "none") else int(self.burn)
+        if fewest + self.cut >= 52 * self.decks:
+            raise BaccaratError(f"burning {fewest} cards or more leaves no coup before the cut card")
 
 
 @dataclass(frozen=True)
@@ -225,9 +231,9 @@ def counts_bet(cards: np.ndarray, coups: Coups, deal: Deal, counter: Counter) ->
     seen = np.arange(cards.shape[1])[None, :]
     seen = (seen < face_up) | (seen >= down[:, None])  # face-down burns are never seen
     before = np.concatenate([np.zeros((len(cards), 1), np.int64), np.cumsum(tags * seen, 1)], 1)
-    running = before[coups.shoe, coups.start]
-    unseen = cards.shape[1] - (face_up + coups.start - down[coups.shoe])
-    return 52 * running * counter.trigger.denominator >= counter.trigger.numerator * unseen
+    running = before[coups.shoe, coups.start].astype(object)  # Python ints: any trigger, no overflow
+    unseen = (cards.shape[1] - (face_up + coups.start - down[coups.shoe])).astype(object)
+    return (52 * running * counter.trigger.denominator >= counter.trigger.numerator * unseen).astype(bool)
 
 
 @dataclass
@@ -330,15 +336,18 @@ class BetSummary:
     bets_per_shoe: float
     mean_ev_when_positive: float | None
     win_per_shoe: float
-    win_se: float
+    win_se: float | None
     realized_per_shoe: float
-    realized_se: float
+    realized_se: float | None
 
 
-def mean_and_se(total: float, squares: float, n: int) -> tuple[float, float]:
-    """Mean and its standard error from the sum and the sum of squares of n values."""
+def mean_and_se(total: float, squares: float, n: int) -> tuple[float, float | None]:
+    """Mean and its standard error from the sum and the sum of squares of n values (no standard
+    error from one value)."""
     mean = total / n
-    variance = max(squares / n - mean**2, 0.0) * n / (n - 1) if n > 1 else 0.0
+    if n < 2:
+        return mean, None
+    variance = max(squares / n - mean**2, 0.0) * n / (n - 1)
     return mean, (variance / n) ** 0.5
 
 

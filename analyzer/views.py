@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .bets import BetResult, RuleSet, analyse, evaluate, outcome_counts, payout_text
+from .bets import BetResult, RuleSet, analyse, evaluate, outcome_counts, payout_text, percent_text
 from .cards import RANKS, BaccaratError, Shoe
 from .engine import enumerate_coup
 from .render import Column, View, is_number, percent
@@ -364,8 +364,9 @@ def chemin(sol, shoe: Shoe | None) -> View:
     zero_sum = sol.commission == 0
     lines = [
         f"Chemin de fer, {where}; " + ("zero-sum: minimax solution" if zero_sum else
-                                       f"Banker pays {percent(sol.commission, 2)} commission on wins: Nash equilibrium"),
-        f"Player draws on 5 with probability {sol.p} ({percent(sol.p, 2)}); value to the Banker "
+                                       f"Banker pays {percent_text(sol.commission)} commission on wins: Nash equilibrium"),
+        f"Player draws on 5 with probability {sol.p} ({percent(sol.p, 2)}"
+        + ("" if sol.five_arises() else "; he never holds 5 with this shoe") + "); value to the Banker "
         f"{percent(sol.banker_value())} per unit ({sol.banker_value()})"
         + ("" if zero_sum else f"; to the Player {percent(sol.player_value())}"),
         f"Playing the punto banco tableau instead costs the Player {percent(cost['player']['against_best_reply'])} "

@@ -146,3 +146,15 @@ def test_batch_command_checks_everything_before_writing():
     assert result.exit_code == 1
     assert result.output == "Error: line 2: expected 13 comma-separated counts (A,2,3,4,5,6,7,8,9,T,J,Q,K), got 2\n"
     assert BLOCK >= 1000
+
+
+def test_batch_command_reads_bytes_carefully(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe32\n")
+    result = CliRunner().invoke(cli, ["batch", str(bad)])
+    assert result.exit_code == 1 and result.output == f"Error: {bad}: not UTF-8 text\n"
+    bom = CliRunner().invoke(cli, ["batch", "-", "--rules", "standard"], input="\ufeff" + ",".join(["4"] * 13) + "\n")
+    assert bom.exit_code == 0 and json.loads(bom.output)["shoe"] == [4] * 13
+    huge = CliRunner().invoke(cli, ["batch", "-"], input="# c\n" + ",".join(["2000000"] + ["1"] * 12) + "\n")
+    assert huge.output == "Error: line 2: 2000000 cards of one rank is more than a shoe can hold (1,000,000 at most)\n"
+    assert CliRunner().invoke(cli, ["batch", "-"], input="").output == ""

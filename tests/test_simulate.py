@@ -3,6 +3,7 @@ reproducible seeds on any workers (local or Dask), and the bettors' sums."""
 
 import json
 from fractions import Fraction
+from fractions import Fraction as F
 
 import numpy as np
 import pytest
@@ -165,3 +166,16 @@ def test_simulate_refuses_an_unreachable_dask_scheduler():
     result = CliRunner().invoke(cli, ["simulate", "--shoes", "2", "--dask", "tcp://127.0.0.1:9"])
     assert result.exit_code == 1
     assert result.output.splitlines()[-1].startswith("Error: cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'")
+
+
+def test_shoes_that_deal_no_coup_and_extreme_triggers():
+    d = Deal(1, 49, "face")  # a coup only when an ace is turned (2 cards burned): most shoes deal none
+    sparse = simulate(CATALOG, d, 4, 1, workers=1)
+    aces = sum(shuffled_shoe(d, 1, i)[0] // 4 == 0 for i in range(4))
+    assert sparse.tally.coups == aces < 4 and all(s.win_per_shoe >= 0 for s in summaries(sparse))
+    one = simulate(CATALOG, Deal(8, 14, "face"), 1, 1, Counter("tie", JACOBSON, F(1, 10**22)), workers=1)
+    assert summaries(one)[0].win_se is None  # no standard error from one shoe
+    assert counter_summary(one).bets_per_shoe > 0
+    assert Deal(8, 14, "03").burn == "3"
+    with pytest.raises(BaccaratError, match="at most 24 decks"):
+        Deal(25, 14, "face")
