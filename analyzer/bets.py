@@ -8,7 +8,7 @@ Payouts are exact Fractions, or sympy expressions where a rule file names a symb
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -110,6 +110,18 @@ class RuleSet:
             if bet.id == bet_id:
                 return bet
         raise BaccaratError(f"rule set {self.name!r} has no bet {bet_id!r} (bets: {', '.join(b.id for b in self.bets)})")
+
+    def only(self, bet_ids) -> RuleSet:
+        """The same rule set with just these bets, in the rule set's order."""
+        wanted = {self.bet(b).id for b in bet_ids}
+        return replace(self, bets=tuple(b for b in self.bets if b.id in wanted))
+
+    def tag_set(self, text: str, option: str = "--tags") -> tuple[list[int], str]:
+        """(tags, name) of a count: one named in the rule set's [counts], or 10 integers given."""
+        from .eor import parse_tags
+
+        named = dict(self.counts)
+        return (list(named[text]), text) if text in named else (parse_tags(text, option), "given")
 
 
 def _sum(terms, start):

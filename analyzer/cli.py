@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import sys
-from dataclasses import replace
 from contextlib import contextmanager
 
 import click
@@ -239,14 +238,11 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
     Reports the betting correlation with the exact EoR, the imbalance, and the linear estimate
     of the EV at the given true counts.
     """
-    from .eor import parse_tags
-
     rule_set = get_rules(rules)
     shoe = make_shoe(decks, remove, shoe_file)
     counts = [parse_percent(tc) * 100 for tc in true_counts.split(",")] if true_counts.strip() else []
-    named = dict(rule_set.counts)
-    tag_set = None if tags is None else list(named[tags]) if tags in named else parse_tags(tags)
-    view = views.count(rule_set, shoe, bet_id, tag_set, counts, tags if tags in named else "given")
+    tag_set, name = (None, "given") if tags is None else rule_set.tag_set(tags)
+    view = views.count(rule_set, shoe, bet_id, tag_set, counts, name)
     emit(view, fmt, exact)
 
 
@@ -324,7 +320,6 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     --count, also a counter who bets --bet at true count >= --trigger. Same seed, same results,
     on any number of workers.
     """
-    from .eor import parse_tags
     from .simulate import Counter, Deal
     from .simulate import simulate as run
 
@@ -333,16 +328,14 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     trigger = parse_number(trigger, "a true count (--trigger)")
     counter = None
     if tags is not None:
-        named = dict(rule_set.counts)
-        tag_set = named[tags] if tags in named else parse_tags(tags, "--count")
+        tag_set, name = rule_set.tag_set(tags, "--count")
         if bet_id is None:
             raise BaccaratError("--count needs --bet: the bet the counter plays")
-        counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), trigger, tags if tags in named else "given")
+        counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), trigger, name)
     elif bet_id is not None:
         raise BaccaratError("--bet is the counter's bet: give --count too")
     if bet_ids.strip():
-        wanted = [rule_set.bet(b.strip()).id for b in bet_ids.split(",")] + ([counter.bet_id] if counter else [])
-        rule_set = replace(rule_set, bets=tuple(b for b in rule_set.bets if b.id in wanted))
+        rule_set = rule_set.only([b.strip() for b in bet_ids.split(",")] + ([counter.bet_id] if counter else []))
     with progress_bar(shoes, "Dealing shoes") as advance:
         sim = run(rule_set, deal, shoes, seed, counter, workers, dask_address, advance)
     click.echo(render(views.simulate(sim), fmt))

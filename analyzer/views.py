@@ -268,15 +268,13 @@ def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=(), la
 def now(rules: RuleSet, shoe: Shoe, dealt, positive_only: bool = False) -> View:
     """Every bet's exact edge on the next coup from the cards left, and which bets are positive
     (with ``positive_only``, the table holds those alone)."""
-    from dataclasses import replace as with_bets
-
     from .eor import shoe_in_play
 
     left = shoe_in_play(shoe, dealt)
     view = edge(rules, left)
     positive = [row["bet"] for row in view.data["bets"] if is_positive(row["ev"])]
     if positive_only:
-        view = edge(with_bets(rules, bets=tuple(rules.bet(b) for b in positive)), left)
+        view = edge(rules.only(positive), left)
     view.title = (f"Next coup after {len(dealt)} cards dealt: shoe {left.describe()}; rules {rules.name}\n"
                   f"Positive expectation: {', '.join(positive) or 'none'}")
     view.data |= {"dealt": len(dealt), "positive": positive}
