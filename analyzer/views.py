@@ -290,7 +290,8 @@ def simulate(sim) -> View:
     wins per shoe (expected, and realized on the dealt coups), with standard errors."""
     from .simulate import EV_EDGES, WIN_EDGES, counter_summary, summaries
 
-    rows = [vars(s) | {"who": "perfect"} for s in summaries(sim)]
+    per_bet = summaries(sim)
+    rows = [vars(s) | {"who": "perfect"} for s in per_bet]
     counted = counter_summary(sim)
     if counted is not None:
         rows.append(vars(counted) | {"who": "counter"})
@@ -309,7 +310,7 @@ def simulate(sim) -> View:
     data = {
         "rules": sim.rules.name, "decks": deal.decks, "cut": deal.cut, "burn": deal.burn, "shoes": sim.shoes,
         "seed": sim.seed, "coups": int(t.coups),
-        "bets": [{k: _plain(v) for k, v in vars(s).items()} for s in summaries(sim)],
+        "bets": [{k: _plain(v) for k, v in vars(s).items()} for s in per_bet],
         "counter": None if counted is None else {k: _plain(v) for k, v in vars(counted).items()}
         | {"tags": list(sim.counter.tags), "trigger": sim.counter.trigger},
         "distributions": {
@@ -375,8 +376,8 @@ def chemin(sol, shoe: Shoe | None) -> View:
         "that probability" + ("; 'by cards': depends on the Banker's two cards, listed below the grid" if by_cards else ""),
     ]
     columns = [Column("banker", "Banker")] + [Column(header(x), header(x)) for x in thirds]
-    rows += [{"banker": f"{'-'.join(map(str, b['cards']))}", header(int(b["player_third"]) if b["player_third"] != "stood" else 10):
-              "D" if b["draw"] == 1 else "S" if b["draw"] == 0 else str(b["draw"])} for b in by_cards]
+    rows += [{"banker": "-".join(map(str, b["cards"])),
+              b["player_third"]: "D" if b["draw"] == 1 else "S" if b["draw"] == 0 else str(b["draw"])} for b in by_cards]
     data = {
         "model": game.model, "shoe": None if shoe is None else shoe_data(shoe), "commission": sol.commission,
         "equilibrium": "minimax (zero-sum)" if zero_sum else "Nash equilibrium (mutual best responses)",
