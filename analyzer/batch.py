@@ -174,7 +174,7 @@ class Plan:
     basis_polynomials: np.ndarray  # [basis column, monomial]: c, float64 (exact integers)
     value_from_basis: np.ndarray  # [basis column, value column]: integer combinations, int64
     class_sets: np.ndarray  # [class column, cp * 4 + cb]: the line holds for that hand-class pair
-    other_lines: tuple  # cell indices (into the enumerator's cells) of each other column
+    column_cells: tuple  # cell indices (into the enumerator's cells) of every column, in order
     line_columns: tuple  # per bet, the column of each of its lines
     weights: np.ndarray  # [column, bet]: scale * (net payout + 1) of the line in that column
     scale: np.ndarray  # per bet: the common denominator of its net payouts
@@ -224,7 +224,6 @@ def compile_rules(rules: RuleSet) -> Plan:
         polynomials[:, k] = np.bincount(monomial, weights=c * in_line[cell], minlength=len(multisets()))
     basis, value_from_basis = integer_basis(polynomials)
     class_sets = np.array([mask[0] for kind, mask, _ in kinds if kind == "class"], bool).reshape(-1, 16)
-    other = tuple(settled for kind, _, settled in kinds if kind == "other")
 
     scale, weights = [], np.zeros((len(kinds), len(rules.bets)), object)
     for b, bet in enumerate(rules.bets):
@@ -236,7 +235,7 @@ def compile_rules(rules: RuleSet) -> Plan:
         for column, x in zip(line_columns[b], nets):
             weights[column, b] = d * (x + 1)  # the line's net win, plus the stake the loss term takes
     return Plan(rules, np.ascontiguousarray(polynomials[:, basis].T, np.float64), value_from_basis,
-                class_sets, other, line_columns, weights, np.array(scale, object))
+                class_sets, tuple(settled for _, _, settled in kinds), line_columns, weights, np.array(scale, object))
 
 
 def integer_basis(polynomials: np.ndarray):
@@ -418,24 +417,15 @@ def evaluate_many(rules: RuleSet, shoes) -> Batch:
         if n_class:
             classes = hand_class_counts(n[fast]).reshape(len(fast), 16)
             lines[fast, n_value:n_value + n_class] = classes @ plan.class_sets.T.astype(np.int64)
-    for i in (np.arange(len(n)) if plan.other_lines else np.flatnonzero(~fits)):
+    other = plan.column_cells[n_value + n_class:]  # lines mixing values and hand classes
+    for i in (np.arange(len(n)) if other else np.flatnonzero(~fits)):
         dist = enumerate_coup(Shoe(tuple(map(tuple, n[i].tolist()))), rules.tableau)
         if fits[i]:
-            lines[i, n_value + n_class:] = [dist.count(s) for s in plan.other_lines]
+            lines[i, n_value + n_class:] = [dist.count(s) for s in other]
         else:
-            lines[i] = [dist.count(s) for s in all_cells(plan)]
+            lines[i] = [dist.count(s) for s in plan.column_cells]
     numerators = numerators_of(plan, lines, total)
     return Batch(plan, n, total, lines, numerators)
-
-
-def all_cells(plan: Plan) -> list:
-    """The cells of every column, for shoes the fast path cannot hold."""
-    tableau = plan.rules.tableau
-    found = {}
-    for bet, columns in zip(plan.rules.bets, plan.line_columns):
-        for settled, k in zip(settled_cells(tuple(ln.condition for ln in bet.lines), tableau), columns):
-            found[k] = settled
-    return [found[k] for k in range(len(found))]
 
 
 def numerators_of(plan: Plan, lines: np.ndarray, total: np.ndarray) -> np.ndarray:

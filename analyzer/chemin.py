@@ -74,6 +74,11 @@ class GameTable:
     labels: tuple
     total: int
 
+    def banker_total(self, info) -> int:
+        """The Banker's two-card total at an information set (model B knows the two values)."""
+        known = self.labels[info][0]
+        return known if self.model == "A" else sum(known) % 10
+
 
 def game_table(shoe: Shoe | None) -> GameTable:
     p1, b1, p2, b2, c5, c6 = sequences()
@@ -239,8 +244,8 @@ def mix(level, player: Payoffs, start: Fraction, target: Fraction) -> dict:
 def punto_banco_q(game: GameTable) -> dict:
     """The Banker's strategy of the punto banco tableau, as drawing probabilities by set."""
     q = {}
-    for i, (known, third) in enumerate(game.labels):
-        total = known if game.model == "A" else sum(known) % 10
+    for i, (_, third) in enumerate(game.labels):
+        total = game.banker_total(i)
         if total <= 7:
             q[i] = Fraction(int(PUNTO_BANCO.banker_draws[total][third]))
     return q

@@ -202,7 +202,8 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
     positive = batch.positive()
     ev = batch.ev_floats()
     paid = payoff_table(rules)[coups.cell]
-    expected = per_shoe(np.where(positive, ev, 0.0), coups.shoe, shoes)
+    ev_bet = np.where(positive, ev, 0.0)  # what the perfect bettor expects at each coup
+    expected = per_shoe(ev_bet, coups.shoe, shoes)
     realized = per_shoe(np.where(positive, paid, 0.0), coups.shoe, shoes)
     bins = lambda x, edges: np.clip(np.searchsorted(edges, x, side="right") - 1, 0, len(edges) - 2)  # noqa: E731
     ev_histogram = np.zeros((len(rules.bets), len(EV_EDGES) - 1), np.int64)
@@ -217,7 +218,7 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
         shoe_ev = per_shoe(np.where(bets, ev[:, b], 0.0)[:, None], coups.shoe, shoes)[:, 0]
         shoe_paid = per_shoe(np.where(bets, paid[:, b], 0.0)[:, None], coups.shoe, shoes)[:, 0]
         count = np.array([bets.sum(), shoe_ev.sum(), (shoe_ev**2).sum(), shoe_paid.sum(), (shoe_paid**2).sum()])
-    return Tally(shoes, len(coups.shoe), positive.sum(0), np.where(positive, ev, 0.0).sum(0),
+    return Tally(shoes, len(coups.shoe), positive.sum(0), ev_bet.sum(0),
                  expected.sum(0), (expected**2).sum(0), realized.sum(0), (realized**2).sum(0),
                  ev_histogram, win_histogram, count)
 

@@ -338,7 +338,7 @@ def chemin(sol, shoe: Shoe | None) -> View:
     by_total = {}  # (total, third) -> {cards or None: draw probability}
     for i, q in sol.q.items():
         known, third = game.labels[i]
-        total = known if game.model == "A" else sum(known) % 10
+        total = game.banker_total(i)
         by_total.setdefault((total, third), {})[None if game.model == "A" else known] = q
 
     def cell(total, third):
