@@ -363,3 +363,35 @@ def chemin(infinite, commission, decks, remove, shoe_file, fmt, exact):
         raise BaccaratError("--infinite is the infinite deck: it takes no --decks, --remove or --shoe")
     shoe = None if infinite else make_shoe(decks, remove, shoe_file)
     emit(views.chemin(solve(shoe, share), shoe), fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--rules", "rules", multiple=True, metavar="NAME|FILE",
+              help=f"A rule set to report on; repeat for several (default standard): {', '.join(BUILT_IN)}, "
+                   "or a .toml rule file.")
+@shoe_options("Number of 52-card decks in the shoe (default 8).")
+@click.option("--side-bets", metavar="IDS", help="Side bets to chart beside Banker, Player and Tie, comma-separated "
+              "(default: the 3 most sensitive to card removal).")
+@click.option("-o", "--output", "out", required=True, metavar="DIR", help="The report folder to write (must not exist).")
+@click.option("--force", is_flag=True, help="Replace the report folder if it exists (only a folder holding a report).")
+@domain_errors
+def report(rules, decks, remove, shoe_file, side_bets, out, force):
+    """Write a par sheet: report.md, a self-contained report.html with charts, tables/*.csv and
+    report.json with every exact value.
+
+    Contents: the rules and tableau, the shoe, the outcome distribution, every bet's house edge
+    and SD, a comparison with the built-in rule sets, the house edge by number of decks (with
+    the exact infinite-deck limit) and the effect of removal. The folder appears whole or not at
+    all.
+    """
+    from . import report as par
+
+    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets)
+    plan = par.plan(request)
+    par.check_destination(out, force)
+    with progress_bar(par.steps(plan), "Computing the report") as advance:
+        contents = par.files(par.build(plan, request.command(out), advance))
+    path = par.write(contents, out, force)
+    click.echo(f"Wrote {path}/: report.md, report.html, report.json, "
+               f"{sum(name.startswith('tables/') for name in contents)} tables (CSV), "
+               f"{sum(name.startswith('charts/') for name in contents)} charts (SVG)")

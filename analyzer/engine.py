@@ -26,6 +26,7 @@ permutations (tests/) checks every cell.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -109,7 +110,7 @@ class Distribution:
     array aligned with ``counts``; ``total`` is N(N-1)...(N-5).
     """
 
-    shoe: Shoe
+    shoe: Shoe | None  # None: the infinite-deck limit
     tableau: Tableau
     total: int
     counts: np.ndarray
@@ -207,3 +208,32 @@ def walk(shoe: Shoe, tableau: Tableau, dtype) -> Distribution:
     if dtype is not object:
         counts = counts.astype(np.int64)
     return Distribution(shoe, tableau, falling(shoe.size, 6), counts, fields)
+
+
+DECK_KINDS = 52
+
+
+def infinite_deck(tableau: Tableau = PUNTO_BANCO) -> Distribution:
+    """The limit of the distribution as the number of decks grows without end: each card one of
+    the 52 kinds with probability 1/52, as if dealt with replacement. ``total`` is 52**6 and each
+    cell counts the sequences of six card kinds (with repeats) that produce it.
+
+    Computed exactly from the enumerator: on a shoe of d decks each cell's count is a sum of
+    products of six factors k*d - j, a polynomial in d of degree at most 6 with integer
+    coefficients, and its d**6 coefficient is the limit's count (the total's is 52**6). That
+    coefficient is the sixth finite difference of the counts at d = 1..7, divided by 6!.
+
+    >>> limit = infinite_deck()
+    >>> limit.total == 52**6, int(limit.counts.sum()) == limit.total
+    (True, True)
+    """
+    return _infinite_deck(tableau)
+
+
+@lru_cache(maxsize=8)
+def _infinite_deck(tableau: Tableau) -> Distribution:
+    counts = [enumerate_coup(Shoe.decks(d), tableau).counts.astype(object) for d in range(1, 8)]
+    sixth_difference = sum((-1) ** (6 - k) * math.comb(6, k) * counts[k] for k in range(7))
+    leading = sixth_difference // math.factorial(6)
+    assert (leading * math.factorial(6) == sixth_difference).all(), "cell counts are integer polynomials in d"
+    return Distribution(None, tableau, DECK_KINDS**6, leading.astype(np.int64), cells(tableau)[1])

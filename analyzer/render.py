@@ -133,13 +133,13 @@ def _exact_header(column: Column) -> str:
 
 def table_cells(view: View, show_exact: bool, text_format: bool = True):
     """Headers, rows of display strings and column alignments; with ``show_exact`` every rational
-    column is followed by its exact value."""
+    column (or, if it is a collection of column keys, each of those) is followed by its exact value."""
     headers, getters, aligns = [], [], []
     for col in view.columns:
         headers.append(col.header)
         getters.append(lambda row, col=col: _show(row.get(col.key), col.kind, text_format))
         aligns.append("left" if col.kind == "text" else "right")
-        if show_exact and col.kind in EXACT_KINDS:
+        if show_exact and col.kind in EXACT_KINDS and (show_exact is True or col.key in show_exact):
             headers.append(_exact_header(col))
             getters.append(lambda row, col=col: "" if row.get(col.key) is None else exact(row[col.key]))
             aligns.append("right")
@@ -173,3 +173,44 @@ def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
     headers, rows, aligns = table_cells(view, show_exact)
     body = tabulate(rows, headers, tablefmt=fmt, disable_numparse=True, colalign=aligns)
     return f"{view.title}\n\n{body}" if view.title else body
+
+
+def markdown_cell(text: str) -> str:
+    r"""A cell's text safe inside a Markdown pipe table: ``|`` escaped, no line breaks.
+
+    >>> markdown_cell("Banker wins 1:1 | push")
+    'Banker wins 1:1 \\| push'
+    """
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(view: View, show_exact: bool = False) -> str:
+    """The view's table as a Markdown pipe table, columns padded for reading as plain text.
+
+    >>> print(markdown_table(View("", [Column("a", "bet"), Column("p", "P", "percent")], [{"a": "x|y", "p": Fraction(1, 8)}])))
+    | bet  |        P |
+    |:-----|---------:|
+    | x\\|y | 12.5000% |
+    """
+    headers, rows, aligns = table_cells(view, show_exact)
+    table = [[markdown_cell(c) for c in row] for row in [headers] + rows]
+    widths = [max(3, *(len(row[i]) for row in table)) for i in range(len(headers))]
+    pad = lambda text, i: text.ljust(widths[i]) if aligns[i] == "left" else text.rjust(widths[i])  # noqa: E731
+    rule = "|" + "|".join(":" + "-" * (w + 1) if a == "left" else "-" * (w + 1) + ":" for w, a in zip(widths, aligns)) + "|"
+    lines = ["| " + " | ".join(pad(c, i) for i, c in enumerate(row)) + " |" for row in table]
+    return "\n".join([lines[0], rule] + lines[1:])
+
+
+def html_table(view: View, show_exact: bool = False) -> str:
+    """The view's table as an HTML table (text escaped; numbers right-aligned by class ``num``).
+
+    >>> html_table(View("", [Column("a", "bet")], [{"a": "<b>"}]))
+    '<table>\\n<thead><tr><th>bet</th></tr></thead>\\n<tbody>\\n<tr><td>&lt;b&gt;</td></tr>\\n</tbody>\\n</table>'
+    """
+    from html import escape
+
+    headers, rows, aligns = table_cells(view, show_exact)
+    attr = ["" if a == "left" else ' class="num"' for a in aligns]
+    head = "".join(f"<th{a}>{escape(h)}</th>" for h, a in zip(headers, attr))
+    body = "\n".join("<tr>" + "".join(f"<td{a}>{escape(c)}</td>" for c, a in zip(row, attr)) + "</tr>" for row in rows)
+    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"

@@ -6,19 +6,19 @@ from fractions import Fraction
 
 from .bets import BetResult, RuleSet, analyse, evaluate, outcome_counts, payout_text, percent_text
 from .cards import RANKS, BaccaratError, Shoe
-from .engine import enumerate_coup
+from .engine import enumerate_coup, infinite_deck
 from .render import Column, View, is_number, percent
 from .rulefile import BUILT_IN, get_rules, tableau_grid
-from .tableau import PUNTO_BANCO
+from .tableau import PUNTO_BANCO, Tableau
 
 
 def shoe_data(shoe: Shoe) -> dict:
     return {"cards": shoe.size, "ranks": dict(zip(RANKS, shoe.rank_counts())), "description": shoe.describe()}
 
 
-def odds(shoe: Shoe) -> View:
+def odds(shoe: Shoe, tableau: Tableau = PUNTO_BANCO) -> View:
     """The probability of each main outcome of one coup."""
-    dist = enumerate_coup(shoe, PUNTO_BANCO)
+    dist = enumerate_coup(shoe, tableau)
     rows = [
         {"id": name, "outcome": label, "combinations": count, "probability": Fraction(count, dist.total)}
         for name, label, count in outcome_counts(dist)
@@ -30,7 +30,7 @@ def odds(shoe: Shoe) -> View:
         rows=rows,
         data={
             "shoe": shoe_data(shoe),
-            "tableau": PUNTO_BANCO.name,
+            "tableau": tableau.name,
             "total": dist.total,
             "outcomes": {r["id"]: {"combinations": r["combinations"], "probability": r["probability"]} for r in rows},
         },
@@ -96,10 +96,13 @@ def edge(rules: RuleSet, shoe: Shoe) -> View:
     )
 
 
-def compare(variants: list[tuple[str, RuleSet, Shoe]]) -> View:
-    """The house edge of each bet under several (label, rules, shoe) variants, side by side."""
+def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False) -> View:
+    """The house edge of each bet under several (label, rules, shoe) variants, side by side;
+    with ``shared_only``, only the bets that at least two variants have."""
     edges = [{r.bet.id: r for r in analyse(rules, shoe)} for _, rules, shoe in variants]
     bets = list({r.bet.id: r.bet for by_id in edges for r in by_id.values()}.values())
+    if shared_only:
+        bets = [bet for bet in bets if sum(bet.id in by_id for by_id in edges) >= 2]
     rows = [
         {"bet": bet.id, "name": bet.name,
          **{f"v{i}": (by_id[bet.id].house_edge if bet.id in by_id else None) for i, by_id in enumerate(edges)}}
@@ -114,6 +117,48 @@ def compare(variants: list[tuple[str, RuleSet, Shoe]]) -> View:
             "bets": [{"bet": row["bet"], "name": row["name"],
                       "house_edge": [row[f"v{i}"] for i in range(len(variants))]} for row in rows],
         },
+    )
+
+
+def by_decks(rules: RuleSet, deck_counts: list[int]) -> View:
+    """The house edge of each bet on full shoes of each number of decks, and its exact limit as
+    the number of decks grows without end (cards dealt as if with replacement)."""
+    labels = [f"{d} deck{'s' * (d != 1)}" for d in deck_counts] + ["infinite"]
+    dists = [enumerate_coup(Shoe.decks(d), rules.tableau) for d in deck_counts] + [infinite_deck(rules.tableau)]
+    rows = [{"bet": bet.id, "name": bet.name, **{f"d{i}": evaluate(bet, dist).house_edge for i, dist in enumerate(dists)}}
+            for bet in rules.bets]
+    return View(
+        title=f"House edge by number of decks: rules {rules.name} (infinite: the exact limit as decks grow without end)",
+        columns=[Column("name", "bet")] + [Column(f"d{i}", label, "percent") for i, label in enumerate(labels)],
+        rows=rows,
+        data={"rules": rules.name, "decks": deck_counts + ["infinite"],
+              "bets": [{"bet": r["bet"], "name": r["name"], "house_edge": [r[f"d{i}"] for i in range(len(dists))]}
+                       for r in rows]},
+    )
+
+
+def tableau_view(tableau: Tableau) -> View:
+    """The Banker's drawing grid: D draw, S stand, by his two-card total and the Player's third
+    card (or the Player stood)."""
+    player = ", ".join(str(t) for t in range(10) if tableau.player_draws[t])
+    headers = [str(k) for k in range(10)] + ["stood"]
+    return View(
+        title=(f"Tableau {tableau.name}: the Player draws on {player}; the Banker draws (D) or stands (S) by his "
+               "total (rows) and the Player's third card (columns), or when the Player stood"),
+        columns=[Column("banker", "Banker total")] + [Column(h, h) for h in headers],
+        rows=[dict(zip(["banker"] + headers, row)) for row in tableau_grid(tableau)],
+        data={"name": tableau.name, "player_draws": [t for t in range(10) if tableau.player_draws[t]],
+              "banker": {row[0]: "".join(row[1:11]) + " " + row[11] for row in tableau_grid(tableau)}},
+    )
+
+
+def shoe_view(shoe: Shoe) -> View:
+    """The shoe's cards by rank."""
+    return View(
+        title=f"Shoe: {shoe.describe()}",
+        columns=[Column(r, r, "count") for r in RANKS] + [Column("cards", "cards", "count")],
+        rows=[dict(zip(RANKS, shoe.rank_counts())) | {"cards": shoe.size}],
+        data=shoe_data(shoe),
     )
 
 
@@ -143,8 +188,7 @@ def rules_show(rules: RuleSet) -> View:
         columns=[Column("bet", "id"), Column("name", "name"), Column("pays", "pays"), Column("source", "source")],
         rows=rows,
         data={"name": rules.name, "description": rules.description, "source": rules.source,
-              "tableau": {"name": tableau.name, "player_draws": [t for t in range(10) if tableau.player_draws[t]],
-                          "banker": {row[0]: "".join(row[1:11]) + " " + row[11] for row in tableau_grid(tableau)}},
+              "tableau": tableau_view(tableau).data,
               "bets": [{"bet": b.id, "name": b.name, "pays": b.pay_table(), "source": b.source,
                         "commission": b.commission,
                         "lines": [{"label": ln.label, "pays": ln.pays} for ln in b.lines]} for b in rules.bets]},

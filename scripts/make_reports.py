@@ -1,31 +1,36 @@
-"""Regenerate reports/: the 8-deck house-edge table of each built-in rule set, as Markdown.
+"""Regenerate reports/: the par sheet of each built-in rule set on an 8-deck shoe.
 
 Run: python scripts/make_reports.py    (tests/test_reports.py fails when these drift from the code)
+
+Each folder is what `baccarat report --rules NAME --decks 8 -o reports/NAME-8-decks` writes.
 """
 
+import sys
 from pathlib import Path
 
-from analyzer import views
-from analyzer.cards import Shoe
-from analyzer.render import render
-from analyzer.rulefile import BUILT_IN, get_rules
+from analyzer import report
+from analyzer.rulefile import BUILT_IN
 
-REPORTS = Path(__file__).resolve().parent.parent / "reports"
+ROOT = Path(__file__).resolve().parent.parent
+REPORTS = ROOT / "reports"
 
 
-def reports() -> dict[str, str]:
-    """File name -> Markdown text of each report."""
-    shoe = Shoe.decks(8)
-    return {
-        f"edge-{name}-8-decks.md": f"# House edge: {name}, 8 decks\n\n"
-        f"Made by `python scripts/make_reports.py`; the same as `baccarat edge --rules {name} --format github --exact`.\n\n"
-        + render(views.edge(get_rules(name), shoe), "github", show_exact=True) + "\n"
-        for name in BUILT_IN
-    }
+def folder(name: str) -> str:
+    return f"reports/{name}-8-decks"
+
+
+def contents(name: str) -> dict[str, bytes]:
+    """Path inside the report folder -> bytes, for the built-in rule set ``name``."""
+    request = report.Request((name,), decks="8")
+    return report.files(report.build(report.plan(request), request.command(folder(name))))
+
+
+def main():
+    REPORTS.mkdir(exist_ok=True)
+    for name in BUILT_IN:
+        path = report.write(contents(name), ROOT / folder(name), force=True)
+        print(path.relative_to(ROOT), file=sys.stderr)
 
 
 if __name__ == "__main__":
-    REPORTS.mkdir(exist_ok=True)
-    for name, text in reports().items():
-        (REPORTS / name).write_text(text)
-        print(REPORTS / name)
+    main()

@@ -4,15 +4,17 @@ import math
 import random
 from collections import Counter
 from fractions import Fraction
+from itertools import product
 
 import numpy as np
 import pytest
 
 from analyzer.cards import RANKS, Shoe, card_name
-from analyzer.engine import enumerate_coup, falling, walk
+from analyzer.bets import where
+from analyzer.engine import enumerate_coup, falling, infinite_deck, walk
 from analyzer.tableau import PUNTO_BANCO
 
-from dealer import brute_force, deal
+from dealer import banker_draws, banker_stands_on_6, brute_force, deal
 
 KEYS = ["player_total", "banker_total", "player_third", "banker_third", "player_pair", "banker_pair",
         "player_suited", "banker_suited", "player_natural", "banker_natural", "winner"]
@@ -163,3 +165,76 @@ def test_monte_carlo_dealer_agrees(decks, coups, seed):
         p = dist.count(mask) / dist.total  # a float only to size the statistical bound
         assert abs(seen[name] - coups * p) <= 4.5 * math.sqrt(coups * p * (1 - p)), name
 
+
+
+# The infinite-deck limit -------------------------------------------------------------------
+
+VALUE_WEIGHT = [16] + [4] * 9  # ways to draw each point value 0..9 from the 52 kinds of a deck
+
+
+def with_replacement_by_totals(banker_rule=banker_draws):
+    """Counter of (player total, banker total, player cards, banker cards) over sequences of six
+    card kinds drawn with replacement (52**6 in all), dealt rule by rule, weighted by value."""
+    tally = Counter()
+    for a, b, c, d in product(range(10), repeat=4):
+        head = VALUE_WEIGHT[a] * VALUE_WEIGHT[b] * VALUE_WEIGHT[c] * VALUE_WEIGHT[d]
+        pt, bt = (a + b) % 10, (c + d) % 10
+        if pt >= 8 or bt >= 8:
+            tally[pt, bt, 2, 2] += head * 52**2
+            continue
+        for p3 in range(10) if pt <= 5 else [None]:
+            weight = head * (VALUE_WEIGHT[p3] if p3 is not None else 52)
+            final_p = pt if p3 is None else (pt + p3) % 10
+            if banker_rule(bt, p3):
+                for b3 in range(10):
+                    tally[final_p, (bt + b3) % 10, 2 + (p3 is not None), 3] += weight * VALUE_WEIGHT[b3]
+            else:
+                tally[final_p, bt, 2 + (p3 is not None), 2] += weight * 52
+    return tally
+
+
+def test_infinite_deck_equals_dealing_with_replacement():
+    limit = infinite_deck()
+    f = limit.fields
+    keys = zip(f["player_total"], f["banker_total"], f["player_cards"], f["banker_cards"])
+    ours = Counter()
+    for key, count in zip(keys, limit.counts):
+        ours[tuple(int(k) for k in key)] += int(count)
+    assert ours == +with_replacement_by_totals()
+    assert limit.total == 52**6
+
+
+def test_infinite_deck_pairs_and_suits_closed_forms():
+    """With replacement the two cards of a hand match in rank with probability 1/13, in suit 1/4,
+    both 1/52, and the two hands are independent."""
+    limit = infinite_deck()
+    f = limit.fields
+    p = lambda mask: Fraction(limit.count(mask), limit.total)  # noqa: E731
+    assert p(f["player_pair"]) == p(f["banker_pair"]) == Fraction(1, 13)
+    assert p(f["player_suited"]) == Fraction(1, 4)
+    assert p(f["player_pair"] & f["player_suited"]) == Fraction(1, 52)
+    assert p(f["player_pair"] & f["banker_pair"]) == Fraction(1, 169)
+
+
+def test_infinite_deck_is_the_limit_of_growing_shoes():
+    """The distance to the limit halves as the decks double (it falls like 1/decks)."""
+    banker = where(winner="banker")
+    limit = Fraction(infinite_deck().count(banker.mask(infinite_deck().fields)), 52**6)
+    gaps = []
+    for decks in (8, 16, 32, 64):
+        dist = enumerate_coup(Shoe.decks(decks))
+        gaps.append(abs(Fraction(dist.count(banker.mask(dist.fields)), dist.total) - limit))
+    assert all(1.9 < a / b < 2.1 for a, b in zip(gaps, gaps[1:]))
+
+
+def test_infinite_deck_follows_the_tableau():
+    from analyzer.rulefile import get_rules
+
+    limit = infinite_deck(get_rules("banker-stands-on-6").tableau)
+    f = limit.fields
+    assert not (f["banker_two_card_total"][f["banker_cards"] == 3] == 6).any()
+    keys = zip(f["player_total"], f["banker_total"], f["player_cards"], f["banker_cards"])
+    ours = Counter()
+    for key, count in zip(keys, limit.counts):
+        ours[tuple(int(k) for k in key)] += int(count)
+    assert ours == +with_replacement_by_totals(banker_stands_on_6)

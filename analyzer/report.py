@@ -1,0 +1,440 @@
+"""Par sheets: everything about one shoe and one or more rule sets, in one report folder.
+
+Glossary
+--------
+report     a list of blocks - headings, text, tables and charts - built once from the views;
+           each output format (Markdown, HTML, CSV, JSON) is one function over those blocks.
+table      a View: exact values in its rows and its JSON object, decimals made only when shown.
+           Markdown and HTML show decimals (and the exact fractions where a table asks for
+           them); ``tables/NAME.csv`` has every decimal with its exact value beside it;
+           ``report.json`` has every table's exact values as ``"p/q"``.
+chart      an SVG drawn from a table's own values (see charts.py), in ``charts/NAME.svg`` and
+           embedded in the HTML, so that the HTML needs nothing else to be read.
+main bets  Banker, Player and Tie (bets with those ids); every other bet is a side bet.
+
+The folder is written atomically: built in a hidden folder beside the destination, then renamed
+into place; an existing folder is replaced only when asked, and only if it is a report.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import shlex
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__, views
+from .bets import RuleSet
+from .cards import BaccaratError, Shoe, make_shoe
+from .render import View, html_table, is_number, markdown_table, render
+from .render import to_json as exact_json
+from .rulefile import BUILT_IN, get_rules
+
+MAIN_BETS = ("banker", "player", "tie")
+REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit
+SIDE_BETS_CHARTED = 3  # by default, the side bets most sensitive to card removal
+GENERATOR = "baccarat report"
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the user asked for, as given (names, paths and option text)."""
+
+    rules: tuple[str, ...] = ("standard",)
+    decks: str | None = None
+    remove: str = ""
+    shoe_file: str | None = None
+    side_bets: str | None = None  # comma-separated bet ids to chart beside the main bets
+
+    def command(self, out: str) -> str:
+        """The command line that writes this report again.
+
+        >>> Request(("standard", "my rules.toml"), decks="6", remove="5,5").command("par")
+        "baccarat report --rules standard --rules 'my rules.toml' --decks 6 --remove 5,5 -o par"
+        """
+        words = ["baccarat", "report"] + [w for name in self.rules for w in ("--rules", name)]
+        for option, value in (("--decks", self.decks), ("--shoe", self.shoe_file), ("--remove", self.remove),
+                              ("--side-bets", self.side_bets)):
+            if value:
+                words += [option, value]
+        return shlex.join(words + ["-o", out])
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked request: the rule sets, the shoe, the deck counts to compare and the bets to chart."""
+
+    rules: tuple[RuleSet, ...]
+    shoe: Shoe
+    deck_counts: tuple[int, ...]
+    side_bets: tuple[str, ...] | None  # None: the most sensitive to removal, per rule set
+
+
+def plan(request: Request) -> Plan:
+    """Read and check everything the report needs, before any work: a bad option fails here.
+
+    >>> p = plan(Request(decks="6"))
+    >>> [r.name for r in p.rules], p.shoe.size, p.deck_counts
+    (['standard'], 312, (1, 2, 4, 6, 8))
+    """
+    rule_sets = tuple(get_rules(name) for name in request.rules or ("standard",))
+    names = [r.name for r in rule_sets]
+    if len(set(names)) < len(names):
+        raise BaccaratError(f"rule set {next(n for n in names if names.count(n) > 1)!r} is given twice")
+    for r in rule_sets:
+        for bet in r.bets:
+            if not all(is_number(x) for x in [bet.commission] + [ln.pays for ln in bet.lines]):
+                raise BaccaratError(f"rule set {r.name!r}: bet {bet.id!r} has a symbolic payout; "
+                                    "a report needs numbers (use `baccarat solve` for symbols)")
+    shoe = make_shoe(request.decks, request.remove, request.shoe_file)
+    if shoe.size < 7:
+        raise BaccaratError(f"a report needs a shoe of at least 7 cards for the effect of removal (this one has {shoe.size})")
+    side_bets = None
+    if request.side_bets is not None:
+        side_bets = tuple(b.strip() for b in request.side_bets.split(",") if b.strip())
+        known = {b.id for r in rule_sets for b in r.bets}
+        for bet_id in side_bets:
+            if bet_id not in known:
+                raise BaccaratError(f"--side-bets: no bet {bet_id!r} in {', '.join(names)} "
+                                    f"(bets: {', '.join(sorted(known))})")
+    full = full_decks(shoe)
+    deck_counts = tuple(sorted(set(REPORT_DECKS) | ({full} if full else set())))
+    return Plan(rule_sets, shoe, deck_counts, side_bets)
+
+
+def full_decks(shoe: Shoe) -> int | None:
+    """The number of decks of a shoe of whole, untouched decks, else None.
+
+    >>> full_decks(Shoe.decks(6)), full_decks(Shoe.decks(6).remove(0))
+    (6, None)
+    """
+    n = shoe.counts[0][0]
+    return n if n and shoe == Shoe.decks(n) else None
+
+
+def steps(p: Plan) -> int:
+    """Units of work for a progress bar: per rule set its tables, 13 removals and 3 charts."""
+    return len(tableaus(p)) + 1 + len(p.rules) * (1 + 1 + 13 + 3)
+
+
+def tableaus(p: Plan) -> list:
+    return list({r.tableau: None for r in p.rules})
+
+
+# The document -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Text:
+    text: str  # plain text; `backticks` mark code
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str  # tables/NAME.csv and the key in report.json
+    view: View
+    show_exact: tuple = ()  # columns whose exact fractions Markdown and HTML show too (CSV and JSON: all)
+
+
+@dataclass(frozen=True)
+class Chart:
+    name: str  # charts/NAME.svg
+    title: str
+    svg: bytes
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    command: str
+    blocks: tuple
+    data: dict  # the parts of report.json that are not tables
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a name.
+
+    >>> slug("banker-stands-on-6"), slug("My rules (v2)")
+    ('banker-stands-on-6', 'my-rules-v2')
+    """
+    return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-") or "rules"
+
+
+def build(p: Plan, command: str, progress=None) -> Report:
+    """Every section of the par sheet, computed exactly."""
+    from . import charts
+
+    advance = progress or (lambda n: None)
+    shoe, where = p.shoe, p.shoe.describe()
+    title = f"Par sheet: {', '.join(r.name for r in p.rules)}; shoe of {where}"
+    outcomes = []
+    for tableau in tableaus(p):
+        outcomes.append(views.odds(shoe, tableau))
+        outcomes[-1].title = f"Outcomes of one coup, tableau {tableau.name}: {outcomes[-1].data['total']:,} ordered 6-card sequences"
+        advance(1)
+    edges, by_decks, removals = {}, {}, {}
+    for r in p.rules:
+        edges[r.name] = views.edge(r, shoe)
+        advance(1)
+        by_decks[r.name] = views.by_decks(r, list(p.deck_counts))
+        advance(1)
+        removals[r.name] = views.eor(r, shoe, progress=advance)
+    compared = list({r.name: r for r in list(p.rules) + [get_rules(n) for n in BUILT_IN if n != "catalog"]}.values())
+    comparison = views.compare([(r.name, r, shoe) for r in compared], shared_only=True)
+    advance(1)
+
+    def edge_chart(r):
+        rows = edges[r.name].data["bets"]
+        name = f"House edge by bet: {r.name}; {where}"
+        return Chart(f"house-edge-{slug(r.name)}", name,
+                     charts.edge_by_bet([b["name"] for b in rows], [b["house_edge"] for b in rows], name))
+
+    def decks_chart(r):
+        rows = {b["bet"]: b for b in by_decks[r.name].data["bets"]}
+        labels = [str(d) for d in p.deck_counts] + ["∞"]
+        name = f"House edge by number of decks: {r.name} (∞: the exact limit)"
+        return Chart(f"edge-by-decks-{slug(r.name)}", name, charts.by_decks(
+            [(rows[b]["name"], labels, rows[b]["house_edge"]) for b in chart_bets(r, removals[r.name], p.side_bets)], name))
+
+    def eor_chart(r):
+        rows = {b["bet"]: b for b in removals[r.name].data["bets"]}
+        names = {b.id: b.name for b in r.bets}
+        name = f"Effect of removing one card, per rank: {r.name}; {where}"
+        return Chart(f"eor-{slug(r.name)}", name, charts.eor(
+            [(names[b], list(rows[b]["eor"]), list(rows[b]["eor"].values())) for b in chart_bets(r, removals[r.name], p.side_bets)],
+            name))
+
+    blocks = [Heading(1, title), Text(
+        f"Exact probabilities and house edges of every bet, computed by baccarat {__version__} over every possible "
+        f"coup; reproduce with `{command}`. Decimals are rounded from exact fractions; tables/*.csv and report.json "
+        "hold every exact value.")]
+    blocks.append(Heading(2, "Rules"))
+    for r in p.rules:
+        bets = views.rules_show(r)
+        bets.title = f"Bets and pay tables of {r.name}"
+        blocks += [Heading(3, f"{r.name}: {r.description}"), Text(f"Source: {r.source or '-'}"),
+                   Table(f"rules-{slug(r.name)}", bets), Table(f"tableau-{slug(r.name)}", views.tableau_view(r.tableau))]
+    blocks += [Heading(2, "Shoe"), Table("shoe", views.shoe_view(shoe))]
+    blocks += [Heading(2, "Outcome distribution"), Text(
+        "Combinations are ordered sequences of six cards, N(N-1)...(N-5) for an N-card shoe: a coup that uses four "
+        "or five cards counts the ways to draw the cards it leaves.")]
+    blocks += [Table(f"outcomes-{slug(view.data['tableau'])}", view, ("probability",)) for view in outcomes]
+    blocks += [Heading(2, "House edge"), Text(
+        "House edge = expected loss per unit bet, ties and pushes counted as bets; edge per resolved bet leaves "
+        "pushes out; SD = standard deviation of one bet's result in units; rows marked · are a bet's pay lines.")]
+    for r in p.rules:
+        blocks += [Heading(3, f"House edge: {r.name}"),
+                   Table(f"house-edge-{slug(r.name)}", edges[r.name], ("house_edge",)), edge_chart(r)]
+        advance(1)
+    blocks += [Heading(2, "Rule sets compared"), Text(
+        "The house edge of each bet under the report's rule sets and the built-in rule sets, on this shoe "
+        "(the bets at least two of them share)."), Table("compare", comparison)]
+    blocks += [Heading(2, "House edge by number of decks"), Text(
+        "Full shoes, and the infinite-deck limit: a cell's count on d decks is a polynomial of degree 6 in d, and the "
+        "limit is its leading coefficient over 52^6 - exact, not a very large shoe. The charts show the main bets "
+        "and the side bets chosen for the report.")]
+    for r in p.rules:
+        blocks += [Heading(3, f"By number of decks: {r.name}"), Table(f"edge-by-decks-{slug(r.name)}", by_decks[r.name]),
+                   decks_chart(r)]
+        advance(1)
+    blocks += [Heading(2, "Effect of removal"), Text(
+        "The exact change in a bet's EV (per unit bet; + helps the bettor) when one card of a rank leaves the shoe; "
+        "zero = T, J, Q, K together; sum check = the effects times the cards left, summed: exactly 0.")]
+    for r in p.rules:
+        blocks += [Heading(3, f"Effect of removal: {r.name}"), Table(f"eor-{slug(r.name)}", removals[r.name]), eor_chart(r)]
+        advance(1)
+    blocks += [Heading(2, "How this was computed"), *how_computed(command)]
+    data = {"generator": GENERATOR, "version": __version__, "command": command, "title": title,
+            "shoe": views.shoe_data(shoe), "rules": [views.rules_show(r).data for r in p.rules],
+            "deck_counts": list(p.deck_counts)}
+    return Report(title, command, tuple(blocks), data)
+
+
+def chart_bets(rules: RuleSet, eor_view: View, side_bets) -> list[str]:
+    """The bets a rule set's charts show: its main bets, then the chosen side bets (by default
+    the SIDE_BETS_CHARTED most sensitive to card removal: largest sum of squared EoRs)."""
+    ids = [b.id for b in rules.bets]
+    main = [b for b in MAIN_BETS if b in ids]
+    if side_bets is not None:
+        return main + [b for b in side_bets if b in ids and b not in main]
+    sensitivity = {row["bet"]: row["sum_of_squares"] for row in eor_view.data["bets"]}
+    sides = sorted((b for b in ids if b not in main), key=lambda b: -sensitivity[b])
+    return main + sides[:SIDE_BETS_CHARTED]
+
+
+def how_computed(command: str) -> list:
+    return [
+        Text("Every probability is a ratio of exact integer counts: a recursive enumeration of every way a coup "
+             "can be dealt from this shoe (no replacement), each weighted by its number of ordered card "
+             "sequences, gives one joint distribution of totals, third cards, naturals, pairs and suits; every "
+             "bet is a function of it. Fractions stay exact until a table rounds them (half to even)."),
+        Text("The effect of removal enumerates the shoe again with one card of each rank taken out. The "
+             "infinite-deck column interpolates the exact counts of 1 to 7 decks, which are polynomials of "
+             "degree 6 in the number of decks, and takes their leading coefficients."),
+        Text(f"Made by baccarat {__version__}. To make this report again: `{command}`"),
+    ]
+
+
+# Output formats -----------------------------------------------------------------------------
+
+
+def as_markdown(report: Report) -> str:
+    """The report as Markdown: pipe tables, charts as images in charts/."""
+    out = []
+    for block in report.blocks:
+        if isinstance(block, Heading):
+            out.append("#" * block.level + " " + block.text)
+        elif isinstance(block, Text):
+            out.append(block.text)
+        elif isinstance(block, Table):
+            out.append(f"**{caption(block.view)}**\n\n" + markdown_table(block.view, block.show_exact)
+                       + f"\n\nExact values: [tables/{block.name}.csv](tables/{block.name}.csv)")
+        elif isinstance(block, Chart):
+            out.append(f"![{block.title}](charts/{block.name}.svg)")
+    return "\n\n".join(out) + "\n"
+
+
+def caption(view: View) -> str:
+    return view.title.replace("\n", "; ")
+
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; } h3 { margin-top: 1.5em; }
+.scroll { overflow-x: auto; margin: 0.5em 0 1em; }
+table { border-collapse: collapse; font-size: 0.85em; }
+p.caption { font-weight: bold; font-size: 0.9em; margin: 1em 0 0.3em; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; white-space: nowrap; }
+th { background: #f0f0f0; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+tbody tr:nth-child(even) { background: #fafafa; }
+figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; }
+code { background: #f4f4f4; padding: 0.1em 0.3em; }
+nav ul { columns: 2; }
+"""
+
+
+def as_html(report: Report) -> str:
+    """The report as one self-contained HTML page: tables as HTML, charts as embedded SVG images."""
+    from html import escape
+
+    def text(value: str) -> str:
+        return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(value))
+
+    body, toc, n = [], [], 0
+    for block in report.blocks:
+        if isinstance(block, Heading):
+            n += 1
+            if block.level == 2:
+                toc.append(f'<li><a href="#s{n}">{escape(block.text)}</a></li>')
+            body.append(f'<h{block.level} id="s{n}">{escape(block.text)}</h{block.level}>')
+        elif isinstance(block, Text):
+            body.append(f"<p>{text(block.text)}</p>")
+        elif isinstance(block, Table):
+            table = html_table(block.view, block.show_exact).replace(
+                "<table>", f'<table id="table-{block.name}" aria-labelledby="caption-{block.name}">', 1)
+            body.append(f'<p class="caption" id="caption-{block.name}">{escape(caption(block.view))}</p>\n'
+                        f'<div class="scroll">\n{table}\n</div>')
+        elif isinstance(block, Chart):
+            data = base64.b64encode(block.svg).decode("ascii")
+            body.append(f'<figure id="chart-{block.name}"><img src="data:image/svg+xml;base64,{data}" '
+                        f'alt="{escape(block.title)}"></figure>')
+    heading, rest = body[0], body[1:]
+    nav = "<nav><ul>\n" + "\n".join(toc) + "\n</ul></nav>"
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="generator" content="{GENERATOR} {__version__}">\n<title>{escape(report.title)}</title>\n'
+            f"<style>{STYLE}</style>\n</head>\n<body>\n{heading}\n{nav}\n" + "\n".join(rest) + "\n</body>\n</html>\n")
+
+
+def as_json(report: Report) -> str:
+    """Every table's exact values (Fractions as "p/q"), with the rules, shoe and command."""
+    tables = {b.name: b.view.data for b in report.blocks if isinstance(b, Table)}
+    charts = {b.name: {"title": b.title, "file": f"charts/{b.name}.svg"} for b in report.blocks if isinstance(b, Chart)}
+    return json.dumps(exact_json(report.data | {"tables": tables, "charts": charts}), indent=2, ensure_ascii=False) + "\n"
+
+
+def files(report: Report) -> dict[str, bytes]:
+    """Path inside the report folder -> content, for every file of the report."""
+    out = {"report.md": as_markdown(report).encode(), "report.html": as_html(report).encode(),
+           "report.json": as_json(report).encode()}
+    for block in report.blocks:
+        if isinstance(block, Table):
+            out[f"tables/{block.name}.csv"] = (render(block.view, "csv", show_exact=True) + "\n").encode()
+        elif isinstance(block, Chart):
+            out[f"charts/{block.name}.svg"] = block.svg
+    return out
+
+
+# Writing ------------------------------------------------------------------------------------
+
+
+def check_destination(out: str | Path, force: bool) -> Path:
+    """The report folder's path, if the report may be written there: its parent folder exists,
+    and it does not exist - or, with ``force``, it is a report folder (one holding our
+    report.json), which will be replaced."""
+    path = Path(out)
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        raise BaccaratError(f"cannot write {str(path)!r}: folder {str(parent)!r} does not exist")
+    if path.exists() or path.is_symlink():
+        if not force:
+            raise BaccaratError(f"{str(path)!r} exists; use --force to replace it")
+        if not path.is_dir() or path.is_symlink():
+            raise BaccaratError(f"{str(path)!r} is not a folder; not replacing it")
+        if any(path.iterdir()) and not is_report(path):
+            raise BaccaratError(f"{str(path)!r} is not a baccarat report folder (no report.json of ours); not replacing it")
+    return path
+
+
+def is_report(path: Path) -> bool:
+    try:
+        return json.loads((path / "report.json").read_text(encoding="utf-8")).get("generator") == GENERATOR
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def write(contents: dict[str, bytes], out: str | Path, force: bool = False) -> Path:
+    """Write the report folder atomically: into a hidden folder beside ``out``, then renamed into
+    place (an existing report folder, with ``force``, is swapped out and then deleted)."""
+    path = check_destination(out, force)
+    parent = path.absolute().parent
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=parent))
+    try:
+        for name, content in contents.items():
+            target = staging / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        staging.chmod(0o777 & ~_umask())
+        old = None
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old.", dir=parent))
+            os.replace(path, old / path.name)
+        try:
+            os.rename(staging, path)
+        except OSError:
+            if old is not None:
+                os.replace(old / path.name, path)
+            raise
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        raise BaccaratError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
