@@ -6,13 +6,16 @@
 - the whole `baccarat edge --rules catalog` process (the largest built-in rule set), start to finish;
 - peak memory (max RSS) of that process;
 - the whole `baccarat eor --rules catalog` and `baccarat now --rules catalog --dealt ...` processes;
-- the whole `baccarat chemin --infinite` and `baccarat chemin --decks 8` processes.
+- the whole `baccarat chemin --infinite` and `baccarat chemin --decks 8` processes;
+- the whole `baccarat report --decks 8` process for the standard rule set and for the catalogue
+  (every table, three charts, all files written).
 """
 
 import argparse
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -67,6 +70,11 @@ def main():
                                                             capture_output=True), 5)
     chemin_eight = median_seconds(lambda: subprocess.run(command[:-3] + ["chemin", "--decks", "8"], check=True,
                                                          capture_output=True), 5)
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = iter(range(10**6))
+        report = {name: median_seconds(lambda: subprocess.run(
+            command[:-3] + ["report", "--rules", name, "--decks", "8", "-o", f"{tmp}/{name}-{next(runs)}"],
+            check=True, capture_output=True), 5) for name in ("standard", "catalog")}
     rss = subprocess.run(
         [sys.executable, "-c", "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True);"
          "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + command,
@@ -82,6 +90,9 @@ def main():
     print(f"`now --rules catalog --dealt ...` process: {now_process * 1000:7.2f} ms median (target <= 400 ms)")
     print(f"`chemin --infinite` whole process:         {chemin_infinite * 1000:7.2f} ms median (model A: instant)")
     print(f"`chemin --decks 8` whole process:          {chemin_eight * 1000:7.2f} ms median (model B; target < 10 s)")
+    for name, seconds in report.items():
+        print(f"`report --rules {name} --decks 8` process:{' ' * (9 - len(name))}{seconds * 1000:7.2f} ms median "
+              "(target <= 10 s)")
 
 
 if __name__ == "__main__":
