@@ -61,7 +61,7 @@ def edge_by_bet(names: list[str], edges: list, title: str) -> bytes:
         ax = fig.subplots()
         ax.barh(range(len(names)), values, color=[WORSE if v > 0 else BETTER for v in values])
         ax.set_yticks(range(len(names)), names)
-        ax.invert_yaxis()
+        ax.set_ylim(len(names) - 0.5, -0.5)  # first bet on top, no empty band
         ax.axvline(0, color="black", linewidth=0.8)
         for y, (v, e) in enumerate(zip(values, edges)):
             ax.annotate(percent(e, 2), (v, y), xytext=(4 if v >= 0 else -4, 0), textcoords="offset points",

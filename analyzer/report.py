@@ -31,7 +31,7 @@ from pathlib import Path
 from . import __version__, views
 from .bets import RuleSet
 from .cards import BaccaratError, Shoe, make_shoe
-from .render import View, html_table, is_number, markdown_table, render
+from .render import EXACT_KINDS, View, html_table, is_number, markdown_table, render
 from .render import to_json as exact_json
 from .rulefile import BUILT_IN, get_rules
 
@@ -256,7 +256,7 @@ def build(p: Plan, command: str, progress=None) -> Report:
         advance(1)
     blocks += [Heading(2, "How this was computed"), *how_computed(command)]
     data = {"generator": GENERATOR, "version": __version__, "command": command, "title": title,
-            "shoe": views.shoe_data(shoe), "rules": [views.rules_show(r).data for r in p.rules],
+            "shoe": views.shoe_data(shoe), "rules": [r.name for r in p.rules],
             "deck_counts": list(p.deck_counts)}
     return Report(title, command, tuple(blocks), data)
 
@@ -298,8 +298,9 @@ def as_markdown(report: Report) -> str:
         elif isinstance(block, Text):
             out.append(block.text)
         elif isinstance(block, Table):
+            exact = any(c.kind in EXACT_KINDS for c in block.view.columns)
             out.append(f"**{caption(block.view)}**\n\n" + markdown_table(block.view, block.show_exact)
-                       + f"\n\nExact values: [tables/{block.name}.csv](tables/{block.name}.csv)")
+                       + (f"\n\nExact values: [tables/{block.name}.csv](tables/{block.name}.csv)" if exact else ""))
         elif isinstance(block, Chart):
             out.append(f"![{block.title}](charts/{block.name}.svg)")
     return "\n\n".join(out) + "\n"
