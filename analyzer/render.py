@@ -11,6 +11,7 @@ import io
 import json
 from dataclasses import dataclass, field
 import math
+import re
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
@@ -175,13 +176,17 @@ def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
     return f"{view.title}\n\n{body}" if view.title else body
 
 
-def markdown_cell(text: str) -> str:
-    r"""A cell's text safe inside a Markdown pipe table: ``|`` escaped, no line breaks.
+MARKDOWN_ACTIVE = re.compile(r"([\\`<>\[\]|])")  # what could end a table cell, open a link, code or HTML
 
-    >>> markdown_cell("Banker wins 1:1 | push")
-    'Banker wins 1:1 \\| push'
+
+def markdown_cell(text: str) -> str:
+    r"""Text shown as itself in Markdown, in a table cell or a line: the characters that could
+    end a cell, open a link, an image, code or HTML are escaped; line breaks become spaces.
+
+    >>> print(markdown_cell("Banker wins 1:1 | push <b> [x](y)"))
+    Banker wins 1:1 \| push \<b\> \[x\](y)
     """
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return MARKDOWN_ACTIVE.sub(r"\\\1", text.replace("\r", " ").replace("\n", " "))
 
 
 def markdown_table(view: View, show_exact: bool = False) -> str:

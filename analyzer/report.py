@@ -31,7 +31,7 @@ from pathlib import Path
 from . import __version__, views
 from .bets import RuleSet
 from .cards import BaccaratError, Shoe, make_shoe
-from .render import EXACT_KINDS, View, html_table, is_number, markdown_table, render
+from .render import EXACT_KINDS, View, html_table, is_number, markdown_cell, markdown_table, render
 from .render import to_json as exact_json
 from .rulefile import BUILT_IN, get_rules
 
@@ -58,10 +58,11 @@ class Request:
         "baccarat report --rules standard --rules 'my rules.toml' --decks 6 --remove 5,5 -o par"
         """
         words = ["baccarat", "report"] + [w for name in self.rules for w in ("--rules", name)]
-        for option, value in (("--decks", self.decks), ("--shoe", self.shoe_file), ("--remove", self.remove),
-                              ("--side-bets", self.side_bets)):
+        for option, value in (("--decks", self.decks), ("--shoe", self.shoe_file), ("--remove", self.remove)):
             if value:
                 words += [option, value]
+        if self.side_bets is not None:
+            words += ["--side-bets", self.side_bets]
         return shlex.join(words + ["-o", out])
 
 
@@ -96,7 +97,7 @@ def plan(request: Request) -> Plan:
         raise BaccaratError(f"a report needs a shoe of at least 7 cards for the effect of removal (this one has {shoe.size})")
     side_bets = None
     if request.side_bets is not None:
-        side_bets = tuple(b.strip() for b in request.side_bets.split(",") if b.strip())
+        side_bets = tuple(dict.fromkeys(b.strip() for b in request.side_bets.split(",") if b.strip()))
         known = {b.id for r in rule_sets for b in r.bets}
         for bet_id in side_bets:
             if bet_id not in known:
@@ -136,8 +137,17 @@ class Heading:
 
 
 @dataclass(frozen=True)
+class Code:
+    text: str
+
+
+@dataclass(frozen=True)
 class Text:
-    text: str  # plain text; `backticks` mark code
+    parts: tuple  # plain strings (user text included: escaped for each format) and Code spans
+
+
+def para(*parts) -> Text:
+    return Text(parts)
 
 
 @dataclass(frozen=True)
@@ -162,6 +172,23 @@ class Report:
     data: dict  # the parts of report.json that are not tables
 
 
+def unique_slugs(names: list[str]) -> list[str]:
+    """File-name-safe forms of ``names``, distinct even where two names reduce to the same form.
+
+    >>> unique_slugs(["My Rules", "my-rules", "ez"])
+    ['my-rules', 'my-rules-2', 'ez']
+    """
+    out = []
+    for name in names:
+        base = candidate = slug(name)
+        n = 1
+        while candidate in out:
+            n += 1
+            candidate = f"{base}-{n}"
+        out.append(candidate)
+    return out
+
+
 def slug(text: str) -> str:
     """A file-name-safe form of a name.
 
@@ -177,6 +204,7 @@ def build(p: Plan, command: str, progress=None) -> Report:
 
     advance = progress or (lambda n: None)
     shoe, where = p.shoe, p.shoe.describe()
+    key = dict(zip((r.name for r in p.rules), unique_slugs([r.name for r in p.rules])))  # file names
     title = f"Par sheet: {', '.join(r.name for r in p.rules)}; shoe of {where}"
     outcomes = []
     for tableau in tableaus(p):
@@ -190,75 +218,88 @@ def build(p: Plan, command: str, progress=None) -> Report:
         by_decks[r.name] = views.by_decks(r, list(p.deck_counts))
         advance(1)
         removals[r.name] = views.eor(r, shoe, progress=advance)
-    compared = list({r.name: r for r in list(p.rules) + [get_rules(n) for n in BUILT_IN if n != "catalog"]}.values())
-    comparison = views.compare([(r.name, r, shoe) for r in compared], shared_only=True)
+    comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True)
     advance(1)
 
     def edge_chart(r):
         rows = edges[r.name].data["bets"]
         name = f"House edge by bet: {r.name}; {where}"
-        return Chart(f"house-edge-{slug(r.name)}", name,
+        return Chart(f"house-edge-{key[r.name]}", name,
                      charts.edge_by_bet([b["name"] for b in rows], [b["house_edge"] for b in rows], name))
 
     def decks_chart(r):
         rows = {b["bet"]: b for b in by_decks[r.name].data["bets"]}
         labels = [str(d) for d in p.deck_counts] + ["∞"]
         name = f"House edge by number of decks: {r.name} (∞: the exact limit)"
-        return Chart(f"edge-by-decks-{slug(r.name)}", name, charts.by_decks(
+        return Chart(f"edge-by-decks-{key[r.name]}", name, charts.by_decks(
             [(rows[b]["name"], labels, rows[b]["house_edge"]) for b in chart_bets(r, removals[r.name], p.side_bets)], name))
 
     def eor_chart(r):
         rows = {b["bet"]: b for b in removals[r.name].data["bets"]}
         names = {b.id: b.name for b in r.bets}
         name = f"Effect of removing one card, per rank: {r.name}; {where}"
-        return Chart(f"eor-{slug(r.name)}", name, charts.eor(
+        return Chart(f"eor-{key[r.name]}", name, charts.eor(
             [(names[b], list(rows[b]["eor"]), list(rows[b]["eor"].values())) for b in chart_bets(r, removals[r.name], p.side_bets)],
             name))
 
-    blocks = [Heading(1, title), Text(
+    blocks = [Heading(1, title), para(
         f"Exact probabilities and house edges of every bet, computed by baccarat {__version__} over every possible "
-        f"coup; reproduce with `{command}`. Decimals are rounded from exact fractions; tables/*.csv and report.json "
-        "hold every exact value.")]
+        "coup. Decimals are rounded from exact fractions; tables/*.csv and report.json hold every exact value. "
+        "To make this report again: ", Code(command))]
     blocks.append(Heading(2, "Rules"))
     for r in p.rules:
         bets = views.rules_show(r)
         bets.title = f"Bets and pay tables of {r.name}"
-        blocks += [Heading(3, f"{r.name}: {r.description}"), Text(f"Source: {r.source or '-'}"),
-                   Table(f"rules-{slug(r.name)}", bets), Table(f"tableau-{slug(r.name)}", views.tableau_view(r.tableau))]
+        blocks += [Heading(3, f"{r.name}: {r.description}"), para(f"Source: {r.source or '-'}"),
+                   Table(f"rules-{key[r.name]}", bets), Table(f"tableau-{key[r.name]}", views.tableau_view(r.tableau))]
     blocks += [Heading(2, "Shoe"), Table("shoe", views.shoe_view(shoe))]
-    blocks += [Heading(2, "Outcome distribution"), Text(
+    blocks += [Heading(2, "Outcome distribution"), para(
         "Combinations are ordered sequences of six cards, N(N-1)...(N-5) for an N-card shoe: a coup that uses four "
         "or five cards counts the ways to draw the cards it leaves.")]
-    blocks += [Table(f"outcomes-{slug(view.data['tableau'])}", view, ("probability",)) for view in outcomes]
-    blocks += [Heading(2, "House edge"), Text(
+    blocks += [Table(f"outcomes-{name}", view, ("probability",))
+               for name, view in zip(unique_slugs([t.name for t in tableaus(p)]), outcomes)]
+    blocks += [Heading(2, "House edge"), para(
         "House edge = expected loss per unit bet, ties and pushes counted as bets; edge per resolved bet leaves "
         "pushes out; SD = standard deviation of one bet's result in units; rows marked · are a bet's pay lines.")]
     for r in p.rules:
         blocks += [Heading(3, f"House edge: {r.name}"),
-                   Table(f"house-edge-{slug(r.name)}", edges[r.name], ("house_edge",)), edge_chart(r)]
+                   Table(f"house-edge-{key[r.name]}", edges[r.name], ("house_edge",)), edge_chart(r)]
         advance(1)
-    blocks += [Heading(2, "Rule sets compared"), Text(
+    blocks += [Heading(2, "Rule sets compared"), para(
         "The house edge of each bet under the report's rule sets and the built-in rule sets, on this shoe "
         "(the bets at least two of them share)."), Table("compare", comparison)]
-    blocks += [Heading(2, "House edge by number of decks"), Text(
+    blocks += [Heading(2, "House edge by number of decks"), para(
         "Full shoes, and the infinite-deck limit: a cell's count on d decks is a polynomial of degree 6 in d, and the "
         "limit is its leading coefficient over 52^6 - exact, not a very large shoe. The charts show the main bets "
         "and the side bets chosen for the report.")]
     for r in p.rules:
-        blocks += [Heading(3, f"By number of decks: {r.name}"), Table(f"edge-by-decks-{slug(r.name)}", by_decks[r.name]),
+        blocks += [Heading(3, f"By number of decks: {r.name}"), Table(f"edge-by-decks-{key[r.name]}", by_decks[r.name]),
                    decks_chart(r)]
         advance(1)
-    blocks += [Heading(2, "Effect of removal"), Text(
+    blocks += [Heading(2, "Effect of removal"), para(
         "The exact change in a bet's EV (per unit bet; + helps the bettor) when one card of a rank leaves the shoe; "
         "zero = T, J, Q, K together; sum check = the effects times the cards left, summed: exactly 0.")]
     for r in p.rules:
-        blocks += [Heading(3, f"Effect of removal: {r.name}"), Table(f"eor-{slug(r.name)}", removals[r.name]), eor_chart(r)]
+        blocks += [Heading(3, f"Effect of removal: {r.name}"), Table(f"eor-{key[r.name]}", removals[r.name]), eor_chart(r)]
         advance(1)
     blocks += [Heading(2, "How this was computed"), *how_computed(command)]
     data = {"generator": GENERATOR, "version": __version__, "command": command, "title": title,
             "shoe": views.shoe_data(shoe), "rules": [r.name for r in p.rules],
             "deck_counts": list(p.deck_counts)}
     return Report(title, command, tuple(blocks), data)
+
+
+def compared_rules(rules, shoe: Shoe) -> list[tuple]:
+    """(label, rules, shoe) for the comparison: the report's rule sets, then each built-in rule
+    set (but the catalogue) not among them, labelled "(built-in)" where a name is taken.
+
+    >>> [label for label, _, _ in compared_rules([get_rules("ez")], Shoe.decks(8))]
+    ['ez', 'standard', 'commission-4', 'tie-9', 'no-commission', 'banker-stands-on-6']
+    """
+    names = {r.name for r in rules}
+    built_in = [get_rules(n) for n in BUILT_IN if n != "catalog"]
+    return [(r.name, r, shoe) for r in rules] + [
+        (f"{r.name} (built-in)" if r.name in names else r.name, r, shoe) for r in built_in if r not in rules]
 
 
 def chart_bets(rules: RuleSet, eor_view: View, side_bets) -> list[str]:
@@ -275,14 +316,14 @@ def chart_bets(rules: RuleSet, eor_view: View, side_bets) -> list[str]:
 
 def how_computed(command: str) -> list:
     return [
-        Text("Every probability is a ratio of exact integer counts: a recursive enumeration of every way a coup "
+        para("Every probability is a ratio of exact integer counts: a recursive enumeration of every way a coup "
              "can be dealt from this shoe (no replacement), each weighted by its number of ordered card "
              "sequences, gives one joint distribution of totals, third cards, naturals, pairs and suits; every "
              "bet is a function of it. Fractions stay exact until a table rounds them (half to even)."),
-        Text("The effect of removal enumerates the shoe again with one card of each rank taken out. The "
+        para("The effect of removal enumerates the shoe again with one card of each rank taken out. The "
              "infinite-deck column interpolates the exact counts of 1 to 7 decks, which are polynomials of "
              "degree 6 in the number of decks, and takes their leading coefficients."),
-        Text(f"Made by baccarat {__version__}. To make this report again: `{command}`"),
+        para(f"Made by baccarat {__version__}. To make this report again: ", Code(command)),
     ]
 
 
@@ -294,16 +335,28 @@ def as_markdown(report: Report) -> str:
     out = []
     for block in report.blocks:
         if isinstance(block, Heading):
-            out.append("#" * block.level + " " + block.text)
+            out.append("#" * block.level + " " + markdown_cell(block.text))
         elif isinstance(block, Text):
-            out.append(block.text)
+            out.append("".join(markdown_code(x.text) if isinstance(x, Code) else markdown_cell(x) for x in block.parts))
         elif isinstance(block, Table):
             exact = any(c.kind in EXACT_KINDS for c in block.view.columns)
-            out.append(f"**{caption(block.view)}**\n\n" + markdown_table(block.view, block.show_exact)
+            out.append(f"**{markdown_cell(caption(block.view))}**\n\n" + markdown_table(block.view, block.show_exact)
                        + (f"\n\nExact values: [tables/{block.name}.csv](tables/{block.name}.csv)" if exact else ""))
         elif isinstance(block, Chart):
-            out.append(f"![{block.title}](charts/{block.name}.svg)")
+            out.append(f"![{markdown_cell(block.title)}](charts/{block.name}.svg)")
     return "\n\n".join(out) + "\n"
+
+
+def markdown_code(text: str) -> str:
+    """A Markdown code span holding ``text`` whatever backticks it has.
+
+    >>> markdown_code("baccarat report -o a`b")
+    '``baccarat report -o a`b``'
+    """
+    text = text.replace("\n", " ")
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def caption(view: View) -> str:
@@ -329,8 +382,8 @@ def as_html(report: Report) -> str:
     """The report as one self-contained HTML page: tables as HTML, charts as embedded SVG images."""
     from html import escape
 
-    def text(value: str) -> str:
-        return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(value))
+    def text(parts) -> str:
+        return "".join(f"<code>{escape(x.text)}</code>" if isinstance(x, Code) else escape(x) for x in parts)
 
     body, toc, n = [], [], 0
     for block in report.blocks:
@@ -340,7 +393,7 @@ def as_html(report: Report) -> str:
                 toc.append(f'<li><a href="#s{n}">{escape(block.text)}</a></li>')
             body.append(f'<h{block.level} id="s{n}">{escape(block.text)}</h{block.level}>')
         elif isinstance(block, Text):
-            body.append(f"<p>{text(block.text)}</p>")
+            body.append(f"<p>{text(block.parts)}</p>")
         elif isinstance(block, Table):
             table = html_table(block.view, block.show_exact).replace(
                 "<table>", f'<table id="table-{block.name}" aria-labelledby="caption-{block.name}">', 1)
@@ -380,20 +433,32 @@ def files(report: Report) -> dict[str, bytes]:
 
 
 def check_destination(out: str | Path, force: bool) -> Path:
-    """The report folder's path, if the report may be written there: its parent folder exists,
-    and it does not exist - or, with ``force``, it is a report folder (one holding our
-    report.json), which will be replaced."""
+    """The report folder's path, if the report may be written there: a new folder in an existing,
+    writable folder - or, with ``force``, an empty folder or a report folder (one holding our
+    report.json), which will be replaced. Never the current folder or one that holds it."""
     path = Path(out)
-    parent = path.absolute().parent
-    if not parent.is_dir():
-        raise BaccaratError(f"cannot write {str(path)!r}: folder {str(parent)!r} does not exist")
-    if path.exists() or path.is_symlink():
-        if not force:
-            raise BaccaratError(f"{str(path)!r} exists; use --force to replace it")
-        if not path.is_dir() or path.is_symlink():
-            raise BaccaratError(f"{str(path)!r} is not a folder; not replacing it")
-        if any(path.iterdir()) and not is_report(path):
-            raise BaccaratError(f"{str(path)!r} is not a baccarat report folder (no report.json of ours); not replacing it")
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BaccaratError(f"the folder name {str(path)!r} is not UTF-8 text") from None
+    try:
+        parent = path.absolute().parent
+        if path.name in ("", ".", "..") or Path.cwd().resolve().is_relative_to(path.resolve()):
+            raise BaccaratError(f"{str(path)!r} holds the current folder; give the report a folder of its own")
+        if not parent.is_dir():
+            raise BaccaratError(f"cannot write {str(path)!r}: folder {str(parent)!r} does not exist")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise BaccaratError(f"cannot write {str(path)!r}: folder {str(parent)!r} is not writable")
+        if path.exists() or path.is_symlink():
+            if not force:
+                raise BaccaratError(f"{str(path)!r} exists; use --force to replace it")
+            if not path.is_dir() or path.is_symlink():
+                raise BaccaratError(f"{str(path)!r} is not a folder; not replacing it")
+            if any(path.iterdir()) and not is_report(path):
+                raise BaccaratError(f"{str(path)!r} is not a baccarat report folder (no report.json of ours); "
+                                    "not replacing it")
+    except OSError as exc:
+        raise BaccaratError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     return path
 
 
@@ -406,32 +471,33 @@ def is_report(path: Path) -> bool:
 
 def write(contents: dict[str, bytes], out: str | Path, force: bool = False) -> Path:
     """Write the report folder atomically: into a hidden folder beside ``out``, then renamed into
-    place (an existing report folder, with ``force``, is swapped out and then deleted)."""
+    place (an existing report folder, with ``force``, is moved aside first and deleted after)."""
     path = check_destination(out, force)
     parent = path.absolute().parent
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=parent))
+    staging = old = None
     try:
+        staging = Path(tempfile.mkdtemp(prefix=".baccarat-report-", dir=parent))
         for name, content in contents.items():
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
         staging.chmod(0o777 & ~_umask())
-        old = None
         if path.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.old.", dir=parent))
-            os.replace(path, old / path.name)
+            old = Path(tempfile.mkdtemp(prefix=".baccarat-old-", dir=parent))
+            os.replace(path, old / "report")
         try:
             os.rename(staging, path)
         except OSError:
             if old is not None:
-                os.replace(old / path.name, path)
+                os.replace(old / "report", path)  # the old report back where it was
             raise
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
     except OSError as exc:
         raise BaccaratError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        if old is not None and (path.exists() or not (old / "report").exists()):  # never the only copy
+            shutil.rmtree(old, ignore_errors=True)
     return path
 
 

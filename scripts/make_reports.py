@@ -13,6 +13,7 @@ from analyzer.rulefile import BUILT_IN
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
+MATPLOTLIB = "matplotlib-version.txt"  # the release that drew the committed charts
 
 
 def folder(name: str) -> str:
@@ -25,11 +26,19 @@ def contents(name: str) -> dict[str, bytes]:
     return report.files(report.build(report.plan(request), request.command(folder(name))))
 
 
+def matplotlib_version() -> str:
+    import matplotlib
+
+    return matplotlib.__version__
+
+
 def main():
     REPORTS.mkdir(exist_ok=True)
     for name in BUILT_IN:
         path = report.write(contents(name), ROOT / folder(name), force=True)
         print(path.relative_to(ROOT), file=sys.stderr)
+    # the charts' bytes depend on matplotlib's release: the drift test compares them exactly under this one
+    (REPORTS / MATPLOTLIB).write_text(matplotlib_version() + "\n")
 
 
 if __name__ == "__main__":
