@@ -227,9 +227,9 @@ def compile_rules(rules: RuleSet) -> Plan:
 
     scale, weights = [], np.zeros((len(kinds), len(rules.bets)), object)
     for b, bet in enumerate(rules.bets):
-        nets = [bet.net(ln) for ln in bet.lines]
-        if not all(isinstance(x, (Fraction, int)) for x in nets):
+        if not bet.numeric:
             raise BaccaratError(f"bet {bet.id!r} has a symbolic payout: give it a number to evaluate shoes in batch")
+        nets = [bet.net(ln) for ln in bet.lines]
         d = lcm(*(Fraction(x).denominator for x in nets))
         scale.append(d)
         for column, x in zip(line_columns[b], nets):

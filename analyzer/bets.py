@@ -41,6 +41,11 @@ class Bet:
     commission: object = Fraction(0)
     source: str = ""
 
+    @property
+    def numeric(self) -> bool:
+        """Every payout and the commission are numbers (no payout symbol)."""
+        return all(isinstance(x, (Fraction, int)) for x in (self.commission, *(ln.pays for ln in self.lines)))
+
     def net(self, ln: Line):
         """Units won per unit staked when ``ln`` settles the bet, commission paid."""
         return ln.pays if ln.pays == 0 else ln.pays * (1 - self.commission)

@@ -127,7 +127,7 @@ def compare(rules, decks, remove, shoe_file, fmt, exact):
 
 def label_of(rules_name: str, decks, by_rules: bool, by_decks: bool) -> str:
     """A column heading naming what varies: the rule set, the deck count or both."""
-    deck_text = f"{decks} deck{'s' * (decks != 1)}" if decks else "shoe"
+    deck_text = views.deck_label(decks) if decks else "shoe"
     if by_rules and by_decks:
         return f"{rules_name}, {deck_text}"
     return deck_text if by_decks else rules_name

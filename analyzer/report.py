@@ -31,7 +31,7 @@ from pathlib import Path
 from . import __version__, views
 from .bets import RuleSet
 from .cards import BaccaratError, Shoe, make_shoe
-from .render import EXACT_KINDS, View, html_table, is_number, markdown_cell, markdown_table, render
+from .render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
 from .render import to_json as exact_json
 from .rulefile import BUILT_IN, get_rules
 
@@ -89,7 +89,7 @@ def plan(request: Request) -> Plan:
         raise BaccaratError(f"rule set {next(n for n in names if names.count(n) > 1)!r} is given twice")
     for r in rule_sets:
         for bet in r.bets:
-            if not all(is_number(x) for x in [bet.commission] + [ln.pays for ln in bet.lines]):
+            if not bet.numeric:
                 raise BaccaratError(f"rule set {r.name!r}: bet {bet.id!r} has a symbolic payout; "
                                     "a report needs numbers (use `baccarat solve` for symbols)")
     shoe = make_shoe(request.decks, request.remove, request.shoe_file)

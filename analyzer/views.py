@@ -120,10 +120,15 @@ def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False
     )
 
 
+def deck_label(decks: int) -> str:
+    """``1 deck``, ``8 decks``."""
+    return f"{decks} deck{'s' * (decks != 1)}"
+
+
 def by_decks(rules: RuleSet, deck_counts: list[int]) -> View:
     """The house edge of each bet on full shoes of each number of decks, and its exact limit as
     the number of decks grows without end (cards dealt as if with replacement)."""
-    labels = [f"{d} deck{'s' * (d != 1)}" for d in deck_counts] + ["infinite"]
+    labels = [deck_label(d) for d in deck_counts] + ["infinite"]
     dists = [enumerate_coup(Shoe.decks(d), rules.tableau) for d in deck_counts] + [infinite_deck(rules.tableau)]
     rows = [{"bet": bet.id, "name": bet.name, **{f"d{i}": evaluate(bet, dist).house_edge for i, dist in enumerate(dists)}}
             for bet in rules.bets]
