@@ -218,6 +218,7 @@ def build(p: Plan, command: str, progress=None) -> Report:
         by_decks[r.name] = views.by_decks(r, list(p.deck_counts))
         advance(1)
         removals[r.name] = views.eor(r, shoe, progress=advance)
+    charted = {r.name: chart_bets(r, removals[r.name], p.side_bets) for r in p.rules}
     comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True)
     advance(1)
 
@@ -232,20 +233,19 @@ def build(p: Plan, command: str, progress=None) -> Report:
         labels = [str(d) for d in p.deck_counts] + ["∞"]
         name = f"House edge by number of decks: {r.name} (∞: the exact limit)"
         return Chart(f"edge-by-decks-{key[r.name]}", name, charts.by_decks(
-            [(rows[b]["name"], labels, rows[b]["house_edge"]) for b in chart_bets(r, removals[r.name], p.side_bets)], name))
+            [(rows[b]["name"], labels, rows[b]["house_edge"]) for b in charted[r.name]], name))
 
     def eor_chart(r):
         rows = {b["bet"]: b for b in removals[r.name].data["bets"]}
         names = {b.id: b.name for b in r.bets}
         name = f"Effect of removing one card, per rank: {r.name}; {where}"
         return Chart(f"eor-{key[r.name]}", name, charts.eor(
-            [(names[b], list(rows[b]["eor"]), list(rows[b]["eor"].values())) for b in chart_bets(r, removals[r.name], p.side_bets)],
-            name))
+            [(names[b], list(rows[b]["eor"]), list(rows[b]["eor"].values())) for b in charted[r.name]], name))
 
     blocks = [Heading(1, title), para(
-        f"Exact probabilities and house edges of every bet, computed by baccarat {__version__} over every possible "
-        "coup. Decimals are rounded from exact fractions; tables/*.csv and report.json hold every exact value. "
-        "To make this report again: ", Code(command))]
+        "Exact probabilities and house edges of every bet, counted over every possible coup (see the last section "
+        "for how, and the command that makes this report again). Decimals are rounded from exact fractions; "
+        "tables/*.csv and report.json hold every exact value.")]
     blocks.append(Heading(2, "Rules"))
     for r in p.rules:
         bets = views.rules_show(r)
@@ -316,7 +316,7 @@ def chart_bets(rules: RuleSet, eor_view: View, side_bets) -> list[str]:
 
 def how_computed(command: str) -> list:
     return [
-        para("Every probability is a ratio of exact integer counts: a recursive enumeration of every way a coup "
+        para("Every probability is a ratio of exact integer counts: an enumeration of every way a coup "
              "can be dealt from this shoe (no replacement), each weighted by its number of ordered card "
              "sequences, gives one joint distribution of totals, third cards, naturals, pairs and suits; every "
              "bet is a function of it. Fractions stay exact until a table rounds them (half to even)."),
