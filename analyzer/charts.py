@@ -7,6 +7,7 @@ no date and fixed element ids, so the same figures give the same file.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 
@@ -17,98 +18,93 @@ RC = {"svg.fonttype": "path", "svg.hashsalt": "baccarat", "font.size": 9, "axes.
       "axes.spines.top": False, "axes.spines.right": False}
 
 
-def _svg(fig) -> bytes:
-    from matplotlib import rc_context
+def drawn(draw):
+    """A chart function that returns a matplotlib Figure, made into one that returns its SVG
+    bytes, the figure built and saved under the charts' settings (RC)."""
 
-    out = io.BytesIO()
-    with rc_context(RC):
-        fig.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    return out.getvalue()
+    @functools.wraps(draw)
+    def chart(*args) -> bytes:
+        from matplotlib import rc_context
+
+        out = io.BytesIO()
+        with rc_context(RC):
+            draw(*args).savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        return out.getvalue()
+
+    return chart
 
 
 def _figure(width: float, height: float):
-    from matplotlib import rc_context
     from matplotlib.figure import Figure
 
-    with rc_context(RC):
-        return Figure(figsize=(width, height), layout="constrained")
+    return Figure(figsize=(width, height), layout="constrained")
 
 
 def _panels(count: int, title: str, ylabel: str):
     """A figure of ``count`` small panels, three to a row, and its axes (spare ones hidden)."""
-    from matplotlib import rc_context
-
     cols = min(3, count)
     rows = math.ceil(count / cols)
     fig = _figure(3.6 * cols, 2.8 * rows + 0.4)
-    with rc_context(RC):
-        axes = fig.subplots(rows, cols, squeeze=False).ravel()
-        for ax in axes[count:]:
-            ax.set_visible(False)
-        for ax in axes[:count:cols]:
-            ax.set_ylabel(ylabel)
-        fig.suptitle(title)
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax in axes[count:]:
+        ax.set_visible(False)
+    for ax in axes[:count:cols]:
+        ax.set_ylabel(ylabel)
+    fig.suptitle(title)
     return fig, axes[:count]
 
 
-def edge_by_bet(names: list[str], edges: list, title: str) -> bytes:
+@drawn
+def edge_by_bet(names: list[str], edges: list, title: str):
     """Horizontal bars: each bet's house edge in per cent, labelled with its value."""
-    from matplotlib import rc_context
-
     values = [float(e) * 100 for e in edges]
     fig = _figure(8, 1.0 + 0.28 * len(names))
-    with rc_context(RC):
-        ax = fig.subplots()
-        ax.barh(range(len(names)), values, color=[WORSE if v > 0 else BETTER for v in values])
-        ax.set_yticks(range(len(names)), names)
-        ax.set_ylim(len(names) - 0.5, -0.5)  # first bet on top, no empty band
-        ax.axvline(0, color="black", linewidth=0.8)
-        for y, (v, e) in enumerate(zip(values, edges)):
-            ax.annotate(percent(e, 2), (v, y), xytext=(4 if v >= 0 else -4, 0), textcoords="offset points",
-                        ha="left" if v >= 0 else "right", va="center", fontsize=8)
-        ax.margins(x=0.18)
-        ax.set_xlabel("House edge (% of the amount bet; ties and pushes count as bets)")
-        ax.set_title(title)
-    return _svg(fig)
+    ax = fig.subplots()
+    ax.barh(range(len(names)), values, color=[WORSE if v > 0 else BETTER for v in values])
+    ax.set_yticks(range(len(names)), names)
+    ax.set_ylim(len(names) - 0.5, -0.5)  # first bet on top, no empty band
+    ax.axvline(0, color="black", linewidth=0.8)
+    for y, (v, e) in enumerate(zip(values, edges)):
+        ax.annotate(percent(e, 2), (v, y), xytext=(4 if v >= 0 else -4, 0), textcoords="offset points",
+                    ha="left" if v >= 0 else "right", va="center", fontsize=8)
+    ax.margins(x=0.18)
+    ax.set_xlabel("House edge (% of the amount bet; ties and pushes count as bets)")
+    ax.set_title(title)
+    return fig
 
 
-def by_decks(series: list[tuple[str, list[str], list]], title: str) -> bytes:
+@drawn
+def by_decks(series: list[tuple[str, list[str], list]], title: str):
     """One panel per bet: its house edge (%) against the number of decks; the last point, the
     infinite-deck limit, is drawn apart."""
-    from matplotlib import rc_context
-
     fig, axes = _panels(len(series), title, "House edge (%)")
-    with rc_context(RC):
-        for ax, (name, labels, edges) in zip(axes, series):
-            values = [float(e) * 100 for e in edges]
-            x = list(range(len(values)))
-            ax.plot(x[:-1], values[:-1], marker="o", color=WORSE)
-            ax.plot(x[-2:], values[-2:], linestyle=":", color=WORSE)
-            ax.plot(x[-1:], values[-1:], marker="D", color=LIMIT, linestyle="none")
-            rising = values[-1] >= values[-2]
-            ax.annotate(percent(edges[-1], 4), (x[-1], values[-1]), xytext=(-6, 6 if rising else -12),
-                        textcoords="offset points", ha="right", fontsize=7, color=LIMIT)
-            ax.set_xticks(x, labels)
-            ax.set_xlabel("decks")
-            ax.set_title(name)
-            ax.margins(y=0.2)
-    return _svg(fig)
+    for ax, (name, labels, edges) in zip(axes, series):
+        values = [float(e) * 100 for e in edges]
+        x = list(range(len(values)))
+        ax.plot(x[:-1], values[:-1], marker="o", color=WORSE)
+        ax.plot(x[-2:], values[-2:], linestyle=":", color=WORSE)
+        ax.plot(x[-1:], values[-1:], marker="D", color=LIMIT, linestyle="none")
+        rising = values[-1] >= values[-2]
+        ax.annotate(percent(edges[-1], 4), (x[-1], values[-1]), xytext=(-6, 6 if rising else -12),
+                    textcoords="offset points", ha="right", fontsize=7, color=LIMIT)
+        ax.set_xticks(x, labels)
+        ax.set_xlabel("decks")
+        ax.set_title(name)
+        ax.margins(y=0.2)
+    return fig
 
 
-def eor(series: list[tuple[str, list[str], list]], title: str) -> bytes:
+@drawn
+def eor(series: list[tuple[str, list[str], list]], title: str):
     """One panel per bet: the effect of removing one card of each rank, in per cent of a unit bet
     (+ helps the bettor)."""
-    from matplotlib import rc_context
-
     fig, axes = _panels(len(series), title, "Change in EV (% of a unit)")
-    with rc_context(RC):
-        for ax, (name, ranks, effects) in zip(axes, series):
-            present = [(r, float(e) * 100) for r, e in zip(ranks, effects) if e is not None]
-            ax.bar([r for r, _ in present], [v for _, v in present],
-                   color=[BETTER if v > 0 else WORSE for _, v in present])
-            ax.axhline(0, color="black", linewidth=0.8)
-            if not any(v for _, v in present):
-                ax.text(0.5, 0.65, "exactly 0 for every rank", transform=ax.transAxes, ha="center", fontsize=8)
-            ax.set_xlabel("rank removed")
-            ax.set_title(name)
-    return _svg(fig)
+    for ax, (name, ranks, effects) in zip(axes, series):
+        present = [(r, float(e) * 100) for r, e in zip(ranks, effects) if e is not None]
+        ax.bar([r for r, _ in present], [v for _, v in present], color=[BETTER if v > 0 else WORSE for _, v in present])
+        ax.axhline(0, color="black", linewidth=0.8)
+        if not any(v for _, v in present):
+            ax.text(0.5, 0.65, "exactly 0 for every rank", transform=ax.transAxes, ha="center", fontsize=8)
+        ax.set_xlabel("rank removed")
+        ax.set_title(name)
+    return fig

@@ -167,7 +167,6 @@ class Chart:
 @dataclass(frozen=True)
 class Report:
     title: str
-    command: str
     blocks: tuple
     data: dict  # the parts of report.json that are not tables
 
@@ -286,7 +285,7 @@ def build(p: Plan, command: str, progress=None) -> Report:
     data = {"generator": GENERATOR, "version": __version__, "command": command, "title": title,
             "shoe": views.shoe_data(shoe), "rules": [r.name for r in p.rules],
             "deck_counts": list(p.deck_counts)}
-    return Report(title, command, tuple(blocks), data)
+    return Report(title, tuple(blocks), data)
 
 
 def compared_rules(rules, shoe: Shoe) -> list[tuple]:
