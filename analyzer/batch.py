@@ -34,9 +34,10 @@ from math import lcm
 
 import numpy as np
 
-from .bets import BetResult, RuleSet, settled_cells
+from .bets import BetResult, RuleSet, card_line_counts, settled_cells
 from .cards import RANKS, BaccaratError, Shoe
 from .engine import cells, enumerate_coup
+from .layout import draws
 from .tableau import STOOD, Tableau
 
 DEGREE = 6  # cards on the counting basis
@@ -112,10 +113,8 @@ def value_terms(tableau: Tableau):
     ordered value sequences (Player, Banker, Player, Banker, then third cards) once."""
     p1, b1, p2, b2, x5, x6 = np.indices((10,) * DEGREE).reshape(DEGREE, -1)
     pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
-    natural = (pt >= 8) | (bt >= 8)
-    player_draws = ~natural & np.array(tableau.player_draws)[pt]
+    player_draws, banker_draws = draws(tableau, pt, bt, x5)
     p3 = np.where(player_draws, x5, STOOD)
-    banker_draws = ~natural & np.array(tableau.banker_draws)[bt, p3]
     b3 = np.where(banker_draws, np.where(player_draws, x6, x5), 10)
     cell = np.ravel_multi_index((pt, bt, p3, b3), GRID)
     sequences = np.stack([p1, b1, p2, b2, x5, x6])
@@ -167,17 +166,19 @@ def hand_class_counts(n: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Plan:
-    """Every pay line of a rule set compiled once: the distinct lines as columns of three kinds,
-    and each bet as integer weights on those columns."""
+    """Every pay line of a rule set compiled once: the distinct lines as columns of four kinds
+    (value, class, other, then the lines of card-level bets), and each bet as integer weights on
+    those columns."""
 
     rules: RuleSet
     basis_polynomials: np.ndarray  # [basis column, monomial]: c, float64 (exact integers)
     value_from_basis: np.ndarray  # [basis column, value column]: integer combinations, int64
     class_sets: np.ndarray  # [class column, cp * 4 + cb]: the line holds for that hand-class pair
-    column_cells: tuple  # cell indices (into the enumerator's cells) of every column, in order
+    column_cells: tuple  # cell indices (into the enumerator's cells) of every column but the card columns, in order
     line_columns: tuple  # per bet, the column of each of its lines
     weights: np.ndarray  # [column, bet]: scale * (net payout + 1) of the line in that column
     scale: np.ndarray  # per bet: the common denominator of its net payouts
+    card_bets: tuple = ()  # (bet index, its columns) of each card-level bet: the last columns, shoe by shoe
 
 
 def line_kind(mask_by_value_cell: np.ndarray):
@@ -198,8 +199,15 @@ def compile_rules(rules: RuleSet) -> Plan:
     possible = np.unique(value_cell)
     row = np.searchsorted(possible, value_cell)
     columns, kinds, line_columns = {}, [], []
-    for bet in rules.bets:
+    for b, bet in enumerate(rules.bets):
         these = []
+        if bet.card_level:  # counted shoe by shoe at its card detail: one column per line
+            for j in range(len(bet.lines)):
+                columns[("card", b, j)] = len(columns)
+                kinds.append(("card", None, (b, j)))
+                these.append(columns[("card", b, j)])
+            line_columns.append(these)
+            continue
         for settled in settled_cells(tuple(ln.condition for ln in bet.lines), rules.tableau):
             key = settled.tobytes()
             if key not in columns:
@@ -209,7 +217,7 @@ def compile_rules(rules: RuleSet) -> Plan:
                 kinds.append((line_kind(mask), mask, settled))
             these.append(columns[key])
         line_columns.append(these)
-    order = sorted(range(len(kinds)), key=lambda i: ("value", "class", "other").index(kinds[i][0]))
+    order = sorted(range(len(kinds)), key=lambda i: ("value", "class", "other", "card").index(kinds[i][0]))
     position = {old: new for new, old in enumerate(order)}
     kinds = [kinds[i] for i in order]
     line_columns = tuple(tuple(position[c] for c in these) for these in line_columns)
@@ -234,8 +242,10 @@ def compile_rules(rules: RuleSet) -> Plan:
         scale.append(d)
         for column, x in zip(line_columns[b], nets):
             weights[column, b] = d * (x + 1)  # the line's net win, plus the stake the loss term takes
+    card_bets = tuple((b, line_columns[b]) for b, bet in enumerate(rules.bets) if bet.card_level)
     return Plan(rules, np.ascontiguousarray(polynomials[:, basis].T, np.float64), value_from_basis,
-                class_sets, tuple(settled for _, _, settled in kinds), line_columns, weights, np.array(scale, object))
+                class_sets, tuple(settled for kind, _, settled in kinds if kind != "card"), line_columns, weights,
+                np.array(scale, object), card_bets)
 
 
 def integer_basis(polynomials: np.ndarray):
@@ -418,12 +428,15 @@ def evaluate_many(rules: RuleSet, shoes) -> Batch:
             classes = hand_class_counts(n[fast]).reshape(len(fast), 16)
             lines[fast, n_value:n_value + n_class] = classes @ plan.class_sets.T.astype(np.int64)
     other = plan.column_cells[n_value + n_class:]  # lines mixing values and hand classes
-    for i in (np.arange(len(n)) if other else np.flatnonzero(~fits)):
-        dist = enumerate_coup(Shoe(tuple(map(tuple, n[i].tolist()))), rules.tableau)
-        if fits[i]:
-            lines[i, n_value + n_class:] = [dist.count(s) for s in other]
-        else:
-            lines[i] = [dist.count(s) for s in plan.column_cells]
+    cells_end = len(plan.column_cells)
+    for i in (np.arange(len(n)) if other or plan.card_bets else np.flatnonzero(~fits)):
+        shoe = Shoe(tuple(map(tuple, n[i].tolist())))
+        if other or not fits[i]:
+            dist = enumerate_coup(shoe, rules.tableau)
+            start = n_value + n_class if fits[i] else 0
+            lines[i, start:cells_end] = [dist.count(s) for s in plan.column_cells[start:]]
+        for b, columns in plan.card_bets:
+            lines[i, list(columns)] = card_line_counts(rules.bets[b], shoe, rules.tableau)
     numerators = numerators_of(plan, lines, total)
     return Batch(plan, n, total, lines, numerators)
 
@@ -444,8 +457,10 @@ def numerators_of(plan: Plan, lines: np.ndarray, total: np.ndarray) -> np.ndarra
 
 
 def parse_shoe_lines(text: str) -> list[list[int]]:
-    """Shoes from text, one per line: 13 comma-separated rank counts A,2,...,9,T,J,Q,K. Blank
-    lines and lines starting with # are skipped.
+    """Shoes from text, one per line: 13 comma-separated rank counts A,2,...,9,T,J,Q,K (the
+    suits spread evenly, as Shoe.from_ranks does), or 52 card counts As,Ah,Ad,Ac,2s,...,Kc
+    (rank by rank, suits s h d c) where the suits matter. Blank lines and lines starting with #
+    are skipped.
 
     >>> parse_shoe_lines("# a comment\\n32,32,32,32,32,32,32,32,32,32,32,32,32\\n")[0][:3]
     [32, 32, 32]
@@ -456,13 +471,15 @@ def parse_shoe_lines(text: str) -> list[list[int]]:
         if not line or line.startswith("#"):
             continue
         fields = [f.strip() for f in line.split(",")]
-        if len(fields) != 13:
-            raise BaccaratError(f"line {number}: expected 13 comma-separated counts ({','.join(RANKS)}), got {len(fields)}")
+        if len(fields) not in (13, 52):
+            raise BaccaratError(f"line {number}: expected 13 comma-separated counts ({','.join(RANKS)}) "
+                                f"or 52 (As,Ah,Ad,Ac,2s,...,Kc), got {len(fields)}")
         for field in fields:
             if not (field.isascii() and field.isdigit()) or len(field) > 12:
                 raise BaccaratError(f"line {number}: {field!r} is not a card count (a whole number, 0 or more)")
             if int(field) > MAX_KIND:
-                raise BaccaratError(f"line {number}: {field} cards of one rank is more than a shoe can hold ({MAX_KIND:,} at most)")
+                what = "one rank" if len(fields) == 13 else "one card"
+                raise BaccaratError(f"line {number}: {field} cards of {what} is more than a shoe can hold ({MAX_KIND:,} at most)")
         shoe = [int(f) for f in fields]
         if sum(shoe) < DEGREE:
             raise BaccaratError(f"line {number}: a shoe needs at least 6 cards to deal a coup (this one has {sum(shoe)})")
@@ -470,12 +487,19 @@ def parse_shoe_lines(text: str) -> list[list[int]]:
     return shoes
 
 
-def json_lines(batch: Batch):
-    """One JSON line per shoe: its 13 rank counts and every bet's exact EV as "p/q"."""
+def as_card_counts(rows) -> np.ndarray:
+    """Lines of 13 rank counts or 52 card counts (parse_shoe_lines) as [shoe, rank, suit]."""
+    return np.stack([shoe_counts([row])[0] if len(row) == 13 else np.array(row, np.int64).reshape(13, 4)
+                     for row in rows]) if rows else np.zeros((0, 13, 4), np.int64)
+
+
+def json_lines(batch: Batch, rows):
+    """One JSON line per shoe: its counts as given (``rows``: 13 by rank or 52 by card) and
+    every bet's exact EV as "p/q"."""
     import json
 
     from .render import exact
 
     for i in range(len(batch)):
         evs = {bet.id: {"ev": exact(batch.ev(i, b))} for b, bet in enumerate(batch.bets)}
-        yield json.dumps({"shoe": batch.counts[i].sum(1).tolist(), "bets": evs})
+        yield json.dumps({"shoe": list(rows[i]), "bets": evs})

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from .cards import BaccaratError, Shoe
+from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
-from .engine import Distribution, cells, enumerate_coup
+from .engine import Distribution, cells, enumerate_cards, enumerate_coup
+from .layout import Detail, Needs, union
 from .tableau import PUNTO_BANCO, Tableau
 
 
@@ -40,6 +42,17 @@ class Bet:
     lines: tuple[Line, ...]
     commission: object = Fraction(0)
     source: str = ""
+
+    @cached_property
+    def needs(self) -> Needs:
+        """What the bet's conditions read of the cards (layout.Needs); found once per bet."""
+        return union(ln.condition.needs() for ln in self.lines)
+
+    @property
+    def card_level(self) -> bool:
+        """The bet reads single cards or groups of cards (ranks, suits, colours, places), beyond
+        what the value-level distribution holds: it is counted at its own card detail."""
+        return self.needs.cards
 
     @property
     def numeric(self) -> bool:
@@ -108,6 +121,7 @@ class RuleSet:
     source: str = ""
     path: str = ""  # the file it was read from
     counts: tuple = ()  # named count systems: (name, 10 tags for A..9 and the ten-value cards)
+    poker: Poker = Poker()  # where the ace stands in a straight, for the bets on poker hands
 
     def bet(self, bet_id: str) -> Bet:
         """The bet with this id."""
@@ -120,6 +134,10 @@ class RuleSet:
         """The same rule set with just these bets, in the rule set's order."""
         wanted = {self.bet(b).id for b in bet_ids}
         return replace(self, bets=tuple(b for b in self.bets if b.id in wanted))
+
+    def value_level(self) -> RuleSet:
+        """The same rule set without its card-level bets (those counted at their own card detail)."""
+        return replace(self, bets=tuple(b for b in self.bets if not b.card_level))
 
     def tag_set(self, text: str, option: str = "--tags") -> tuple[list[int], str]:
         """(tags, name) of a count: one named in the rule set's [counts], or 10 integers given."""
@@ -195,10 +213,55 @@ def settled_cells(conditions: tuple, tableau: Tableau) -> tuple:
 
 
 def evaluate(bet: Bet, dist: Distribution) -> BetResult:
-    """The exact result of ``bet`` on a coup with distribution ``dist``."""
-    lines = settled_cells(tuple(ln.condition for ln in bet.lines), dist.tableau)
-    counts = [dist.count(settled) for settled in lines]
+    """The exact result of ``bet`` on a coup with distribution ``dist``; a card-level bet is
+    counted on the same shoe at the card detail its conditions read."""
+    counts = line_counts(bet, dist)
     return BetResult(bet, tuple(Fraction(c, dist.total) for c in counts), Fraction(dist.total - sum(counts), dist.total))
+
+
+def line_counts(bet: Bet, dist: Distribution) -> list[int]:
+    """Ordered 6-card sequences settled by each pay line of ``bet``."""
+    conditions = tuple(ln.condition for ln in bet.lines)
+    if not bet.card_level:
+        return [dist.count(settled) for settled in settled_cells(conditions, dist.tableau)]
+    if dist.shoe is None:
+        return infinite_card_counts(conditions, dist.tableau)
+    return card_line_counts(bet, dist.shoe, dist.tableau)
+
+
+def card_line_counts(bet: Bet, shoe: Shoe, tableau: Tableau) -> list[int]:
+    """A card-level bet's line counts on ``shoe``, from the enumeration at its card detail."""
+    detailed = enumerate_cards(shoe, tableau, Detail.of(bet.needs))
+    return [detailed.count(mask) for mask in settled_masks(tuple(ln.condition for ln in bet.lines), detailed.fields)]
+
+
+def settled_masks(conditions: tuple, fields: dict) -> list:
+    """For each pay line, the cells it settles: where it holds and no earlier line did."""
+    open_cells = None
+    out = []
+    for condition in conditions:
+        hit = condition.mask(fields)
+        hit = hit if open_cells is None else hit & open_cells
+        out.append(hit)
+        open_cells = ~hit if open_cells is None else open_cells & ~hit
+    return out
+
+
+@lru_cache(maxsize=256)
+def infinite_card_counts(conditions: tuple, tableau: Tableau) -> list[int]:
+    """A card-level bet's line counts in the infinite deck (total 52**6), exactly: on d full decks
+    each count is a polynomial in d of degree at most 6 whose d**6 coefficient is the limit
+    (see engine.infinite_deck); it is the sixth finite difference at d = 1..7 over 6!."""
+    import math
+
+    needs = union(c.needs() for c in conditions)
+    by_decks = []
+    for d in range(1, 8):
+        detailed = enumerate_cards(Shoe.decks(d), tableau, Detail.of(needs))
+        by_decks.append([detailed.count(mask) for mask in settled_masks(conditions, detailed.fields)])
+    leading = [sum((-1) ** (6 - k) * math.comb(6, k) * by_decks[k][i] for k in range(7)) for i in range(len(conditions))]
+    assert all(x % math.factorial(6) == 0 for x in leading), "line counts are integer polynomials in d"
+    return [x // math.factorial(6) for x in leading]
 
 
 def analyse(rules: RuleSet, shoe: Shoe) -> list[BetResult]:

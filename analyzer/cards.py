@@ -4,8 +4,10 @@ Glossary
 --------
 rank   one of A 2 3 4 5 6 7 8 9 T J Q K (``10`` is accepted for ``T``).
 suit   one of s h d c (spades, hearts, diamonds, clubs).
-kind   a (rank, suit) pair: the 52 different cards of a deck.
+kind   a (rank, suit) pair: the 52 different cards of a deck, numbered rank * 4 + suit.
 value  a card's point value: A=1, 2..9 face, T/J/Q/K=0.
+colour red (hearts, diamonds) or black (spades, clubs).
+face   a J, Q or K (a ten is not a face card).
 point  a hand's total: the sum of its values mod 10.
 shoe   the cards left to deal, as a count for each of the 52 kinds.
 
@@ -24,6 +26,11 @@ from pathlib import Path
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUITS = ("s", "h", "d", "c")
 VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)  # value of each rank, in RANKS order
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+COLOURS = ("red", "black")
+SUIT_COLOUR = (1, 0, 0, 1)  # index into COLOURS of each suit
+FACE_RANKS = (10, 11, 12)  # J, Q, K
+KINDS = 52
 MAX_CARDS = 10**12  # far beyond any shoe; keeps every count printable
 
 
@@ -81,6 +88,16 @@ def parse_cards(text: str) -> list[tuple[int, int | None]]:
     [(4, None), (12, None), (0, 1)]
     """
     return [parse_card(part) for part in text.split(",")] if text.strip() else []
+
+
+def kind_attributes(kind: int) -> dict:
+    """What a card kind (rank * 4 + suit) is, by every attribute a card test can ask about.
+
+    >>> kind_attributes(4 * 11 + 2)
+    {'rank': 11, 'value': 0, 'suit': 2, 'colour': 0, 'face': True}
+    """
+    rank, suit = divmod(kind, 4)
+    return {"rank": rank, "value": VALUES[rank], "suit": suit, "colour": SUIT_COLOUR[suit], "face": rank in FACE_RANKS}
 
 
 def card_name(rank: int, suit: int) -> str:

@@ -268,29 +268,51 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, fmt, exact
     emit(views.now(get_rules(rules), shoe, cards, positive), fmt, exact)
 
 
+def chosen_bets(rule_set, bet_ids: str, also=()):
+    """The bets named in ``bet_ids`` (plus ``also``); by default every bet but the card-level
+    ones, whose exact EV at every shoe state is far slower: they are evaluated when named (or
+    when the rule set has nothing else), and a note on standard error says which were left out."""
+    if bet_ids.strip():
+        return rule_set.only([b.strip() for b in bet_ids.split(",")] + list(also))
+    value_level = rule_set.value_level()
+    skipped = [b.id for b in rule_set.bets if b.card_level and b.id not in also]
+    if not value_level.bets or not skipped:
+        return rule_set
+    click.echo(f"Note: card-level bets left out (slower exact path; name them with --bets): {', '.join(skipped)}", err=True)
+    return rule_set.only([b.id for b in value_level.bets] + list(also))
+
+
 @cli.command(context_settings=CONTEXT)
 @click.argument("file", type=click.File("rb"))
 @click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to evaluate.")
+@click.option("--bets", "bet_ids", default="", metavar="IDS",
+              help="Evaluate only these bets, comma-separated (default: all but the card-level bets).")
 @domain_errors
-def batch(file, rules):
+def batch(file, rules, bet_ids):
     """Exact EV of every bet for many shoes, one per line of FILE.
 
-    Each line of FILE holds 13 comma-separated counts by rank (A,2,...,9,T,J,Q,K); lines
-    starting with # are comments; - reads standard input.
+    Each line of FILE holds 13 comma-separated counts by rank (A,2,...,9,T,J,Q,K; the suits
+    spread evenly) or 52 by card (As,Ah,Ad,Ac,2s,...,Kc); lines starting with # are comments;
+    - reads standard input. Card-level bets are evaluated when named with --bets.
 
     Writes one JSON object per line: {"shoe": [...], "bets": {id: {"ev": "p/q"}}}. Every line
     is read and checked before anything is written.
     """
-    from .batch import BLOCK, evaluate_many, json_lines, parse_shoe_lines
+    from .batch import BLOCK, as_card_counts, evaluate_many, json_lines, parse_shoe_lines
 
     rule_set = get_rules(rules)
+    named = chosen_bets(rule_set, bet_ids) if bet_ids.strip() else None  # an unknown id fails first
     try:
         text = file.read().decode("utf-8-sig")
     except UnicodeDecodeError:
         raise BaccaratError(f"{file.name}: not UTF-8 text") from None
     shoes = parse_shoe_lines(text)
+    if not shoes:
+        return
+    rule_set = named or chosen_bets(rule_set, "")  # any note comes once the input is known to be good
     for start in range(0, len(shoes), BLOCK):
-        for line in json_lines(evaluate_many(rule_set, shoes[start:start + BLOCK])):
+        block = shoes[start:start + BLOCK]
+        for line in json_lines(evaluate_many(rule_set, as_card_counts(block)), block):
             click.echo(line)
 
 
@@ -307,7 +329,8 @@ def batch(file, rules):
 @click.option("--bet", "bet_id", metavar="ID", help="The bet the counter plays (with --count).")
 @click.option("--trigger", default="4", show_default=True, metavar="TC",
               help="The counter bets when the true count (running count per deck unseen) is at least this.")
-@click.option("--bets", "bet_ids", default="", metavar="IDS", help="Track only these bets, comma-separated (default: all).")
+@click.option("--bets", "bet_ids", default="", metavar="IDS",
+              help="Track only these bets, comma-separated (default: all but the card-level bets).")
 @click.option("--workers", type=click.IntRange(1), metavar="N", help="Local worker processes (default: all cores).")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Run on the Dask cluster with this scheduler address instead.")
 @format_option
@@ -334,8 +357,7 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
         counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), trigger, name)
     elif bet_id is not None:
         raise BaccaratError("--bet is the counter's bet: give --count too")
-    if bet_ids.strip():
-        rule_set = rule_set.only([b.strip() for b in bet_ids.split(",")] + ([counter.bet_id] if counter else []))
+    rule_set = chosen_bets(rule_set, bet_ids, [counter.bet_id] if counter else [])
     with progress_bar(shoes, "Dealing shoes") as advance:
         sim = run(rule_set, deal, shoes, seed, counter, workers, dask_address, advance)
     click.echo(render(views.simulate(sim), fmt))

@@ -2,7 +2,9 @@
 
 A condition is built from field tests combined with all / any / not; it is parsed from user
 text (rule files) and validated, never evaluated as code. ``mask(fields)`` gives the cells of a
-Distribution where it holds.
+Distribution where it holds; ``needs()`` says what of the cards it reads (layout.Needs), so that
+a bet is counted at exactly the card detail it uses. Tests on single cards and groups of cards
+are in cardtests.py.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import BaccaratError
+from .cardtests import GROUPS, PLACES, Poker, CardIs, is_card_key, parse_card_test, parse_group_test
+from .layout import Needs, union
 
 WINNERS = {"player": 1, "banker": -1, "tie": 0}
 
@@ -53,7 +57,19 @@ def _encode(value):
 
 
 def _size(fields):
-    return len(fields["winner"])
+    return len(next(iter(fields.values())))
+
+
+HEAD_FLAGS = {  # the value-level fields read from the head cards' ranks and suits
+    f"{hand}_{flag}": Needs(frozenset({f"{hand}_1", f"{hand}_2"}), attributes=frozenset({attribute}),
+                            singles=frozenset({f"{hand}_hand"}))
+    for hand in ("player", "banker") for flag, attribute in (("pair", "rank"), ("suited", "suit"))
+}
+
+
+def field_needs(name: str) -> Needs:
+    """What a value-level field reads: the two head cards' ranks or suits, or the draws."""
+    return HEAD_FLAGS.get(name, Needs(tableau=True))
 
 
 @dataclass(frozen=True)
@@ -65,6 +81,9 @@ class Is:
 
     def mask(self, fields):
         return np.isin(fields[self.field], [_encode(v) for v in self.values])
+
+    def needs(self) -> Needs:
+        return field_needs(self.field)
 
 
 @dataclass(frozen=True)
@@ -78,6 +97,9 @@ class Between:
     def mask(self, fields):
         return (fields[self.field] >= self.low) & (fields[self.field] <= self.high)
 
+    def needs(self) -> Needs:
+        return field_needs(self.field)
+
 
 @dataclass(frozen=True)
 class AllOf:
@@ -85,6 +107,9 @@ class AllOf:
 
     def mask(self, fields):
         return np.logical_and.reduce([p.mask(fields) for p in self.parts] + [np.ones(_size(fields), bool)])
+
+    def needs(self) -> Needs:
+        return union(p.needs() for p in self.parts)
 
 
 @dataclass(frozen=True)
@@ -94,6 +119,9 @@ class AnyOf:
     def mask(self, fields):
         return np.logical_or.reduce([p.mask(fields) for p in self.parts] + [np.zeros(_size(fields), bool)])
 
+    def needs(self) -> Needs:
+        return union(p.needs() for p in self.parts)
+
 
 @dataclass(frozen=True)
 class Not:
@@ -102,11 +130,18 @@ class Not:
     def mask(self, fields):
         return ~self.part.mask(fields)
 
+    def needs(self) -> Needs:
+        return self.part.needs()
+
 
 def domain(name: str, where: str):
     """The values field ``name`` can take."""
+    hand, _, number = name.rpartition("_")
+    if hand in ("player", "banker") and number.isdigit():
+        raise BaccaratError(f"{where}: no card {name!r}: a hand has at most three cards ({hand}_1 to {hand}_3)")
     if name not in FIELDS:
-        raise BaccaratError(f"{where}: unknown outcome field {name!r} (fields: {', '.join(FIELDS)})")
+        raise BaccaratError(f"{where}: unknown outcome field {name!r} (fields: {', '.join(FIELDS)}; "
+                            f"cards: {', '.join(PLACES)}; groups: {', '.join(GROUPS)})")
     return FIELDS[name][1]
 
 
@@ -136,12 +171,13 @@ def where(**conditions) -> AllOf:
     return AllOf(tuple(parts))
 
 
-def parse_condition(table, where: str):
+def parse_condition(table, where: str, poker: Poker = Poker()):
     """A condition from a rule file's ``when`` table: each key a field test, or all / any / not.
 
     A field test is a value (``banker_total = 6``), a list of values (``player_total = [8, 9]``)
-    or a range (``margin = { min = 4, max = 9 }``, either end optional). An empty table holds
-    always (a catch-all line).
+    or a range (``margin = { min = 4, max = 9 }``, either end optional); a card place takes a
+    card test (``player_1 = { rank = "K" }``) and a group a group test (``first_four = {
+    same_colour = true }``), see cardtests.py. An empty table holds always (a catch-all line).
 
     >>> parse_condition({"winner": "player", "margin": {"min": 4}, "not": {"player_natural": True}}, "x")
     AllOf(parts=(Is(field='winner', values=('player',)), Between(field='margin', low=4, high=9), Not(part=AllOf(parts=(Is(field='player_natural', values=(True,)),)))))
@@ -154,12 +190,17 @@ def parse_condition(table, where: str):
         if key in ("all", "any"):
             if not isinstance(value, list) or not value:
                 raise BaccaratError(f"{here}: '{key}' takes a non-empty list of conditions")
-            inner = tuple(parse_condition(v, f"{here}[{i}]") for i, v in enumerate(value))
+            inner = tuple(parse_condition(v, f"{here}[{i}]", poker) for i, v in enumerate(value))
             parts.append(AllOf(inner) if key == "all" else AnyOf(inner))
         elif key == "not":
             if value == {}:
                 raise BaccaratError(f"{here}: 'not' of an empty table matches nothing")
-            parts.append(Not(parse_condition(value, here)))
+            parts.append(Not(parse_condition(value, here, poker)))
+        elif is_card_key(key):
+            if key in PLACES:
+                parts.append(CardIs(key, parse_card_test(value, here)))
+            else:
+                parts.extend(parse_group_test(key, value, here, poker))
         elif isinstance(value, list):
             if not value:
                 raise BaccaratError(f"{here}: an empty list matches nothing")

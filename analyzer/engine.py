@@ -27,15 +27,14 @@ permutations (tests/) checks every cell.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
 
-from .cards import Shoe, check_playable
-from .tableau import PUNTO_BANCO, STOOD, Tableau
-
-NONE = -1  # third-card value of a hand that took no third card
+from .cards import BaccaratError, Shoe, check_playable
+from .layout import HEAD, KIND_VALUE, NONE, PLACES, Detail, draws, head_flags, representatives, value_fields
+from .tableau import PUNTO_BANCO, Tableau
 
 # A hand's first two cards: class index = 2 * pair + suited.
 HAND_CLASSES = ("plain", "suited", "pair", "suited pair")
@@ -125,48 +124,23 @@ class Distribution:
 def cells(tableau: Tableau):
     """The grid of cells (two-card totals, third cards, hand classes) and which can occur."""
     pt, bt, p3, b3, cp, cb = np.indices((10, 10, 11, 11, 4, 4)).reshape(6, -1)
-    player_draws = np.array(tableau.player_draws)
-    banker_draws = np.array(tableau.banker_draws)
-    natural = (pt >= 8) | (bt >= 8)
-    p_draws = ~natural & player_draws[pt]
-    b_draws = ~natural & banker_draws[bt, np.where(p_draws, p3, STOOD)]
-    possible = ((p3 < 10) == p_draws) & ((b3 < 10) == b_draws)
-    p3v = np.where(p3 < 10, p3, NONE)
-    b3v = np.where(b3 < 10, b3, NONE)
-    keep = np.flatnonzero(possible)
-    take = lambda a: a[keep]  # noqa: E731
-    player_total = (pt + np.maximum(p3v, 0)) % 10
-    banker_total = (bt + np.maximum(b3v, 0)) % 10
-    fields = {
-        "player_total": player_total,
-        "banker_total": banker_total,
-        "player_two_card_total": pt,
-        "banker_two_card_total": bt,
-        "player_third": p3v,
-        "banker_third": b3v,
-        "player_cards": 2 + (p3 < 10),
-        "banker_cards": 2 + (b3 < 10),
-        "player_natural": (pt >= 8) & (p3 == 10),
-        "banker_natural": (bt >= 8) & (b3 == 10),
-        "player_pair": cp >= 2,
-        "banker_pair": cb >= 2,
-        "player_suited": cp % 2 == 1,
-        "banker_suited": cb % 2 == 1,
-        "winner": np.sign(player_total - banker_total),  # 1 Player, -1 Banker, 0 tie
-    }
-    fields["margin"] = np.abs(player_total - banker_total)
-    fields["natural"] = fields["player_natural"] | fields["banker_natural"]
-    fields["total_cards"] = fields["player_cards"] + fields["banker_cards"]
-    return keep, {name: take(values) for name, values in fields.items()}
+    p_draws, b_draws = draws(tableau, pt, bt, p3)
+    keep = np.flatnonzero(((p3 < 10) == p_draws) & ((b3 < 10) == b_draws))
+    pt, bt, cp, cb = pt[keep], bt[keep], cp[keep], cb[keep]
+    fields = value_fields(pt, bt, np.where(p3 < 10, p3, NONE)[keep], np.where(b3 < 10, b3, NONE)[keep])
+    fields |= {"player_pair": cp >= 2, "banker_pair": cb >= 2, "player_suited": cp % 2 == 1, "banker_suited": cb % 2 == 1}
+    return keep, fields
 
 
 def enumerate_coup(shoe: Shoe, tableau: Tableau = PUNTO_BANCO) -> Distribution:
     """The exact joint distribution of one coup dealt from ``shoe`` under ``tableau``.
 
-    Suits only matter through "same suit or not", so shoes that differ by a relabelling of suits
-    have the same distribution: they share one enumeration (the cache is keyed on suit order).
+    Its value-level cells read suits only through "same suit or not", so shoes that differ by a
+    relabelling of suits share one enumeration (the cache is keyed on suit order); ``shoe`` stays
+    the shoe given, for the bets that read suits and colours (:func:`enumerate_cards`).
     """
-    return _enumerate(check_playable(shoe).canonical(), tableau)
+    shoe = check_playable(shoe)
+    return replace(_enumerate(shoe.canonical(), tableau), shoe=shoe)
 
 
 @lru_cache(maxsize=32)
@@ -208,6 +182,182 @@ def walk(shoe: Shoe, tableau: Tableau, dtype) -> Distribution:
     if dtype is not object:
         counts = counts.astype(np.int64)
     return Distribution(shoe, tableau, falling(shoe.size, 6), counts, fields)
+
+
+def enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distribution:
+    """The exact joint distribution of one coup at a card ``detail`` (see layout.Detail): one
+    cell for each combination of card classes at the places read (and of the draws, when the
+    tableau matters), with ``fields[place]`` the kind of a card of that class (-1: no card)
+    beside the value-level fields. Counts are on the same ordered 6-card basis as
+    :func:`enumerate_coup`, so every total agrees with it.
+
+    >>> from .layout import Detail, Needs
+    >>> dist = enumerate_cards(Shoe.decks(1), PUNTO_BANCO, Detail.of(Needs(frozenset({"player_1"}))))
+    >>> dist.total == falling(52, 6) == int(dist.counts.sum())
+    True
+    """
+    return _enumerate_cards(check_playable(shoe), tableau, detail)
+
+
+@lru_cache(maxsize=4)  # a few hundred thousand cells each: bets of one detail, asked in a row, share one
+def _enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distribution:
+    n = np.array([c for row in shoe.counts for c in row], dtype=object)  # by kind, rank * 4 + suit
+    dtype = dtype_for(shoe)
+    if detail.tableau:
+        kinds, counts, value_cells = card_walk(n, tableau, detail, dtype)
+    else:
+        kinds, counts = head_walk(n, detail, dtype)
+        value_cells = {}
+    fields = {place: kinds[:, i] for i, place in enumerate(PLACES)} | value_cells | head_flags(kinds)
+    if dtype is not object:
+        counts = counts.astype(np.int64)
+    return Distribution(shoe, tableau, falling(shoe.size, 6), counts, fields)
+
+
+def class_counts(n: np.ndarray, classes) -> np.ndarray:
+    """Cards of each class: n summed over the kinds of each class (Python integers)."""
+    out = np.zeros(max(classes) + 1, dtype=object)
+    np.add.at(out, np.asarray(classes), n)
+    return out
+
+
+def draw_factors(tuples: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """For each row of class indices (cards dealt in order), the ordered ways to deal them:
+    the product over positions of (cards of that class) - (earlier cards of the same class)."""
+    weight = np.ones(len(tuples), dtype=counts.dtype)
+    for i in range(tuples.shape[1]):
+        earlier = (tuples[:, :i] == tuples[:, i:i + 1]).sum(1)
+        weight = weight * (counts[tuples[:, i]] - earlier)
+    return weight
+
+
+@lru_cache(maxsize=64)  # read-only: shared by every shoe of a batch
+def sorted_tuples(k: int, length: int) -> np.ndarray:
+    """Every non-decreasing tuple of ``length`` classes out of k (the multisets), in order.
+
+    >>> sorted_tuples(3, 2).tolist()
+    [[0, 0], [0, 1], [0, 2], [1, 1], [1, 2], [2, 2]]
+    """
+    rows = np.arange(k)[:, None]
+    for _ in range(length - 1):
+        last = rows[:, -1]
+        reps = k - last
+        start = np.repeat(np.cumsum(reps) - reps, reps)
+        rows = np.column_stack([np.repeat(rows, reps, axis=0), np.repeat(last, reps) + np.arange(reps.sum()) - start])
+    rows.flags.writeable = False
+    return rows
+
+
+def orderings(tuples: np.ndarray) -> np.ndarray:
+    """For each sorted tuple, the number of distinct orders of its entries (a multinomial)."""
+    out = np.full(len(tuples), math.factorial(tuples.shape[1]), dtype=np.int64)
+    for i in range(tuples.shape[1]):
+        out //= 1 + (tuples[:, :i] == tuples[:, i:i + 1]).sum(1)  # exact: divides the running product of t!
+    return out
+
+
+def head_walk(n: np.ndarray, detail: Detail, dtype):
+    """A coup read only at head places, draws ignored: the classes at those places, each
+    combination weighted by its ordered deals times the ways to deal the other cards."""
+    positions = [i for i, place in enumerate(HEAD) if place in detail.places]
+    counts = class_counts(n, detail.classes).astype(dtype)
+    k = len(counts)
+    if detail.symmetry == "head":
+        tuples = sorted_tuples(k, len(positions))
+        weight = draw_factors(tuples, counts) * orderings(tuples).astype(dtype)
+    else:
+        tuples = np.indices((k,) * len(positions)).reshape(len(positions), -1).T
+        weight = draw_factors(tuples, counts)
+    keep = weight != 0
+    tuples, weight = tuples[keep], weight[keep]
+    kinds = np.full((len(tuples), len(PLACES)), NONE, np.int8)
+    kinds[:, positions] = representatives(detail.classes)[tuples]
+    size = int(n.sum())
+    return kinds, weight * falling(size - len(positions), 6 - len(positions))
+
+
+MAX_TAIL_CELLS = 40_000_000  # bounds the memory of a card-level walk
+
+
+def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
+    """A coup read through its draws: every head of four card classes (classes split by value,
+    so the tableau can be applied), grouped by the two-card totals and what the conditions read
+    of the head; then the third cards, whose weights need only each group's sums of H, H R_e
+    and H R_e R_f (R_e: head cards of class e), as in :func:`walk`."""
+    classes = detail.refined_by_value()  # the tail's classes: values for the tableau, detail for the tests
+    counts = class_counts(n, classes).astype(dtype)
+    k = len(counts)
+    rep = representatives(classes)
+    value, feature = KIND_VALUE[rep], np.array(detail.classes)[rep]
+    heads = np.indices((k,) * 4).reshape(4, -1).T
+    weight = draw_factors(heads, counts)
+    heads, weight = heads[weight != 0], weight[weight != 0]
+    pt, bt = (value[heads[:, 0]] + value[heads[:, 2]]) % 10, (value[heads[:, 1]] + value[heads[:, 3]]) % 10
+    seen = feature[heads]  # what the tests read of the head cards
+    if detail.symmetry == "head":
+        seen = np.sort(seen, 1)
+    elif detail.symmetry == "hands":
+        seen = np.stack([np.minimum(seen[:, 0], seen[:, 2]), np.minimum(seen[:, 1], seen[:, 3]),
+                         np.maximum(seen[:, 0], seen[:, 2]), np.maximum(seen[:, 1], seen[:, 3])], 1)
+    base = int(feature.max()) + 1
+    key = (pt * 10 + bt).astype(np.int64)
+    for i in range(4):
+        key = key * base + seen[:, i]
+    codes, group = np.unique(key, return_inverse=True)
+    g = len(codes)
+    groups = np.empty((g, 6), np.int64)  # [pt, bt, the four head classes read]
+    for i in range(5, 1, -1):
+        codes, groups[:, i] = np.divmod(codes, base)
+    groups[:, 0], groups[:, 1] = np.divmod(codes, 10)
+    gp, gb = groups[:, 0], groups[:, 1]
+    player, _ = draws(tableau, gp, gb, 0)
+    if int(player.sum()) * k * k > MAX_TAIL_CELLS:
+        raise BaccaratError(f"these bets read too much card detail with the draws ({k} card classes): "
+                            "ask for fewer card attributes (rank and suit together) on the third cards")
+    h0 = np.zeros(g, dtype)
+    np.add.at(h0, group, weight)
+    h1 = np.zeros((g, k), dtype)
+    for i in range(4):
+        np.add.at(h1, (group, heads[:, i]), weight)
+    drawing = np.flatnonzero(player)  # groups where the Player draws: both may draw
+    row_of = np.full(g, -1)
+    row_of[drawing] = np.arange(len(drawing))
+    h2 = np.zeros((len(drawing), k, k), dtype)
+    sel = player[group]
+    for i in range(4):
+        for j in range(4):
+            np.add.at(h2, (row_of[group[sel]], heads[sel, i], heads[sel, j]), weight[sel])
+    rest = int(n.sum()) - 4
+    rows = []  # (group, player's third class or NONE, banker's third class or NONE, count), zero cells dropped
+
+    def add(gs, player_third, banker_third, count):
+        nonzero = count != 0
+        none = np.full(int(nonzero.sum()), NONE, np.int16)
+        rows.append((gs[nonzero].astype(np.int32), none if player_third is None else player_third[nonzero].astype(np.int16),
+                     none if banker_third is None else banker_third[nonzero].astype(np.int16), count[nonzero]))
+
+    stood = np.flatnonzero(~player)
+    _, banker_alone = draws(tableau, gp[stood], gb[stood], 0)
+    add(stood[~banker_alone], None, None, h0[stood[~banker_alone]] * rest * (rest - 1))
+    gs, e = np.repeat(stood[banker_alone], k), np.tile(np.arange(k), int(banker_alone.sum()))
+    add(gs, None, e, (counts[e] * h0[gs] - h1[gs, e]) * (rest - 1))
+    gs, e5 = np.repeat(drawing, k), np.tile(np.arange(k), len(drawing))
+    _, banker = draws(tableau, gp[gs], gb[gs], value[e5])
+    one = h0[gs] * counts[e5] - h1[gs, e5]  # sum of H m_e5
+    add(gs[~banker], e5[~banker], None, one[~banker] * (rest - 1))
+    one, gs, e5 = np.repeat(one[banker], k), np.repeat(gs[banker], k), np.repeat(e5[banker], k)
+    e6 = np.tile(np.arange(k), len(gs) // k)
+    both = (counts[e5] * counts[e6] * h0[gs] - counts[e5] * h1[gs, e6] - counts[e6] * h1[gs, e5]
+            + h2[row_of[gs], e5, e6] - (e5 == e6) * one)
+    add(gs, e5, e6, both)
+    gs, third_p, third_b, count = (np.concatenate(part) for part in zip(*rows))
+    kinds = np.empty((len(gs), len(PLACES)), np.int8)
+    kinds[:, :4] = representatives(detail.classes)[groups[gs, 2:]]
+    kinds[:, 4] = np.where(third_p >= 0, rep[np.maximum(third_p, 0)], NONE)
+    kinds[:, 5] = np.where(third_b >= 0, rep[np.maximum(third_b, 0)], NONE)
+    value_of = np.append(value, NONE).astype(np.int8)  # by class; index -1: no card
+    fields = value_fields(gp[gs].astype(np.int8), gb[gs].astype(np.int8), value_of[third_p], value_of[third_b])
+    return kinds, count, fields
 
 
 DECK_KINDS = 52

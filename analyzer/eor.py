@@ -16,7 +16,7 @@ BC       betting correlation: the count-weighted correlation of tags and EoRs.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
@@ -38,19 +38,26 @@ def evs(rules: RuleSet, shoe: Shoe) -> dict:
 
 
 def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict) -> dict | None:
-    """The EoR of ``rank`` for every key of ``base``; None when the shoe has none of that rank."""
+    """The EoR of ``rank`` for every key of ``base``; None when the shoe has none of that rank.
+    The card goes from each suit in turn, weighted by how many of that suit are left."""
     n = shoe.rank_counts()[rank]
     if n == 0:
         return None
-    weight_of = {}  # removals that differ only by suit names give the same EVs: evaluate each once
-    for suit, k in enumerate(shoe.counts[rank]):
-        if k:
-            after = shoe.remove(rank, suit).canonical()
-            weight_of[after] = weight_of.get(after, 0) + k
+    sighted = [bet for bet in rules.bets if not bet.needs.suit_blind]  # bets on named suits or colours
+    blind = replace(rules, bets=tuple(bet for bet in rules.bets if bet not in sighted))
     total = dict.fromkeys(base, Fraction(0))
-    for after, k in weight_of.items():
-        ev_after = evs(rules, after)
-        total = {key: total[key] + k * (ev_after[key] - base[key]) for key in base}
+    for part, rename_suits in ((blind, True), (replace(rules, bets=tuple(sighted)), False)):
+        keys = [bet.id for bet in part.bets] + [key for key in base if rename_suits and key.startswith("P(")]
+        weight_of = {}  # removals that differ only by suit names give the same EVs (to a suit-blind bet)
+        for suit, k in enumerate(shoe.counts[rank]):
+            if k and keys:
+                after = shoe.remove(rank, suit)
+                after = after.canonical() if rename_suits else after
+                weight_of[after] = weight_of.get(after, 0) + k
+        for after, k in weight_of.items():
+            ev_after = evs(part, after)
+            for key in keys:
+                total[key] += k * (ev_after[key] - base[key])
     return {key: value / n for key, value in total.items()}
 
 
@@ -101,7 +108,7 @@ def pair_removals(rules: RuleSet, shoe: Shoe, bet_id: str, progress=None) -> lis
     """For each pair of ranks r1 <= r2: the exact change in ``bet_id``'s EV when one card of each
     leaves (each from the suit with most left), the linear estimate EoR(r1) + EoR(r2), and its
     error (exact - linear)."""
-    rules.bet(bet_id)
+    rules = rules.only([bet_id])
     removal = effect_of_removal(rules, shoe, progress)
     rows = []
     for r1 in range(13):

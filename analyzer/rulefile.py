@@ -29,11 +29,12 @@ from pathlib import Path
 
 from .bets import Bet, Line, RuleSet
 from .cards import BaccaratError
+from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .tableau import PUNTO_BANCO, STOOD, Tableau
 
 BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog")
-TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets", "counts"}
+TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets", "counts", "poker"}
 BET_KEYS = {"id", "name", "source", "commission", "lines"}
 LINE_KEYS = {"label", "when", "pays"}
 TABLEAU_KEYS = {"name", "player_draws", "banker"}
@@ -100,10 +101,11 @@ def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) ->
     symbols = data.get("symbols", [])
     if not isinstance(symbols, list) or not all(isinstance(x, str) and SYMBOL.match(x) and x != "push" for x in symbols):
         raise BaccaratError(f"{where}: symbols: must be a list of names such as \"x\" (letters, digits, _)")
+    poker = parse_poker_rules(data["poker"], where) if "poker" in data else (base.poker if base else Poker())
     bets = {b.id: b for b in (base.bets if base else ())}
     seen = set()
     for i, bet_data in enumerate(bets_data):
-        bet = parse_bet(bet_data, where, f"bets[{i}]", set(symbols))
+        bet = parse_bet(bet_data, where, f"bets[{i}]", set(symbols), poker)
         if bet.id in seen:
             raise BaccaratError(f"{where}: bets[{i}].id: bet {bet.id!r} is defined twice")
         seen.add(bet.id)
@@ -119,6 +121,7 @@ def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) ->
         tableau=tableau,
         source=text_field(data, "source", where),
         counts=tuple(counts.items()),
+        poker=poker,
     )
 
 
@@ -150,7 +153,7 @@ def text_field(table: dict, key: str, where: str, path: str = "", required: bool
     return table[key]
 
 
-def parse_bet(data: dict, where: str, path: str, symbols: set = frozenset()) -> Bet:
+def parse_bet(data: dict, where: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Bet:
     check_keys(data, BET_KEYS, where, path)
     bet_id = text_field(data, "id", where, path, required=True)
     if not ID.match(bet_id):
@@ -166,20 +169,20 @@ def parse_bet(data: dict, where: str, path: str, symbols: set = frozenset()) -> 
     return Bet(
         id=bet_id,
         name=text_field(data, "name", where, path) or bet_id,
-        lines=tuple(parse_line(ln, where, f"{path}.lines[{j}]", symbols) for j, ln in enumerate(lines)),
+        lines=tuple(parse_line(ln, where, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines)),
         commission=commission,
         source=text_field(data, "source", where, path),
     )
 
 
-def parse_line(data: dict, where: str, path: str, symbols: set = frozenset()) -> Line:
+def parse_line(data: dict, where: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Line:
     check_keys(data, LINE_KEYS, where, path)
     for key in ("when", "pays"):
         if key not in data:
             raise BaccaratError(f"{where}: {path}.{key}: missing")
     label = text_field(data, "label", where, path) or f"line {int(path.rsplit('[', 1)[-1].rstrip(']')) + 1}"
     pays = parse_amount(data["pays"], where, f"{path}.pays", symbols)
-    return Line(pays, label, parse_condition(data["when"], f"{where}: {path}.when"))
+    return Line(pays, label, parse_condition(data["when"], f"{where}: {path}.when", poker))
 
 
 def is_symbolic(value) -> bool:

@@ -25,19 +25,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 
 from .batch import compile_rules, evaluate_many
-from .bets import RuleSet, settled_cells
+from .bets import RuleSet, settled_masks
 from .cards import BaccaratError
-from .engine import cells
-from .tableau import STOOD
+from .layout import KIND_VALUE, NONE, PLACES, coup_fields, draws
 
 MAX_DECKS = 24  # 1,248 cards: every coup's shoe on the batch evaluator's int64 path (<= 1,290 cards)
 CHUNK_SHOES = 50  # shoes per task: fixed, so that sums are added in the same order on any workers
-VALUE_OF_RANK = np.array([1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0])
 EV_EDGES = np.linspace(-1.0, 1.0, 201)  # EV per coup, in units: 1% bins from -100% to +100%
 WIN_EDGES = np.linspace(0.0, 10.0, 201)  # expected win per shoe, in units: 0.05 bins
 
@@ -89,7 +86,7 @@ def burned(deal: Deal, cards: np.ndarray) -> np.ndarray:
     if deal.burn == "none":
         return np.zeros(len(cards), np.int64)
     if deal.burn == "face":
-        value = VALUE_OF_RANK[cards[:, 0] // 4]
+        value = KIND_VALUE[cards[:, 0]]
         return 1 + np.where(value == 0, 10, value)
     return np.full(len(cards), int(deal.burn), np.int64)
 
@@ -97,23 +94,18 @@ def burned(deal: Deal, cards: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Coups:
     """The coups of a chunk of shoes, in order: which shoe, where in it the coup starts, the cards
-    it took, and its outcome cell (an index into the enumerator's cells)."""
+    it took, and the kind of the card at each place (layout.PLACES order; -1: not dealt)."""
 
     shoe: np.ndarray
     start: np.ndarray
     used: np.ndarray
-    cell: np.ndarray
+    kinds: np.ndarray
 
 
 def deal_coups(deal: Deal, tableau, cards: np.ndarray) -> Coups:
     """Deal every shoe of ``cards`` [shoe, position] to the cut card, all shoes in lockstep."""
     shoes, length = cards.shape
-    rank, suit = cards // 4, cards % 4
-    value = VALUE_OF_RANK[rank]
-    player_draws, banker_draws = np.array(tableau.player_draws), np.array(tableau.banker_draws)
-    keep, _ = cells(tableau)
-    kept = np.full(10 * 10 * 11 * 11 * 16, -1)
-    kept[keep] = np.arange(len(keep))
+    value = KIND_VALUE[cards]
     at = burned(deal, cards)
     out = []
     rows = np.arange(shoes)
@@ -122,26 +114,22 @@ def deal_coups(deal: Deal, tableau, cards: np.ndarray) -> Coups:
         if not len(live):
             break
         p = at[live]
-        take = lambda k: value[live, p + k]  # noqa: E731
-        pt, bt = (take(0) + take(2)) % 10, (take(1) + take(3)) % 10
-        natural = (pt >= 8) | (bt >= 8)
-        p_draws = ~natural & player_draws[pt]
-        p3 = np.where(p_draws, take(4), STOOD)
-        b_draws = ~natural & banker_draws[bt, p3]
-        b3 = np.where(b_draws, np.where(p_draws, take(5), take(4)), 10)
-        hand_class = lambda i, j: (2 * (rank[live, p + i] == rank[live, p + j])  # noqa: E731
-                                   + (suit[live, p + i] == suit[live, p + j]))
-        index = np.ravel_multi_index((pt, bt, p3, b3, hand_class(0, 2), hand_class(1, 3)), (10, 10, 11, 11, 4, 4))
+        take = lambda k: cards[live, p + k]  # noqa: E731
+        pt, bt = (value[live, p] + value[live, p + 2]) % 10, (value[live, p + 1] + value[live, p + 3]) % 10
+        p_draws, b_draws = draws(tableau, pt, bt, value[live, p + 4])
+        player_3 = np.where(p_draws, take(4), NONE)
+        banker_3 = np.where(b_draws, np.where(p_draws, take(5), take(4)), NONE)
+        kinds = np.column_stack([take(0), take(1), take(2), take(3), player_3, banker_3])  # PLACES order
         used = 4 + p_draws + b_draws
-        out.append((live, p, used, kept[index]))
+        out.append((live, p, used, kinds))
         at[live] = p + used
         rows = live
     if not out:
         empty = np.zeros(0, np.int64)
-        return Coups(empty, empty, empty, empty)
-    shoe, start, used, cell = (np.concatenate(parts) for parts in zip(*out))
+        return Coups(empty, empty, empty, np.zeros((0, len(PLACES)), np.int64))
+    shoe, start, used, kinds = (np.concatenate(parts) for parts in zip(*out))
     order = np.lexsort((start, shoe))
-    return Coups(shoe[order], start[order], used[order], cell[order])
+    return Coups(shoe[order], start[order], used[order], kinds[order])
 
 
 def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
@@ -154,13 +142,12 @@ def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
     return suffix[coups.shoe, coups.start].astype(np.int64).reshape(-1, 13, 4)
 
 
-@lru_cache(maxsize=4)
-def payoff_table(rules: RuleSet) -> np.ndarray:
-    """[cell, bet]: units won (or -1 lost) by each bet when the coup lands in that cell."""
-    keep, _ = cells(rules.tableau)
-    table = -np.ones((len(keep), len(rules.bets)))
+def payoffs(rules: RuleSet, kinds: np.ndarray) -> np.ndarray:
+    """[coup, bet]: units won (or -1 lost) by each bet on coups dealt with these cards."""
+    fields = coup_fields(kinds)
+    table = -np.ones((len(kinds), len(rules.bets)))
     for b, bet in enumerate(rules.bets):
-        for settled, ln in zip(settled_cells(tuple(ln.condition for ln in bet.lines), rules.tableau), bet.lines):
+        for settled, ln in zip(settled_masks(tuple(ln.condition for ln in bet.lines), fields), bet.lines):
             table[settled, b] = float(bet.net(ln))
     return table
 
@@ -201,7 +188,7 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
     batch = evaluate_many(rules, remaining_counts(cards, coups))
     positive = batch.positive()
     ev = batch.ev_floats()
-    paid = payoff_table(rules)[coups.cell]
+    paid = payoffs(rules, coups.kinds)
     ev_bet = np.where(positive, ev, 0.0)  # what the perfect bettor expects at each coup
     expected = per_shoe(ev_bet, coups.shoe, shoes)
     realized = per_shoe(np.where(positive, paid, 0.0), coups.shoe, shoes)

@@ -38,7 +38,8 @@ def median_seconds(fn, repeat):
 
 
 RULES = [get_rules(name) for name in BUILT_IN]
-BETS = {bet.id: bet for rules in RULES if rules.tableau == PUNTO_BANCO for bet in rules.bets}  # each distinct bet once
+BETS = {bet.id: bet for rules in RULES if rules.tableau == PUNTO_BANCO
+        for bet in rules.value_level().bets}  # each distinct bet once; the card-level ones: bench_cards.py
 
 
 def full_analysis(shoe, dtype):

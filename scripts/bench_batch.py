@@ -2,7 +2,7 @@
 
 Run: python scripts/bench_batch.py [--repeat N] [--shoes N]
 
-- batch: every bet of the catalogue (48 bets) on 50,000 shoe states taken from dealt 8-deck shoes
+- batch: every value-level bet of the catalogue (48 bets) on 50,000 shoe states taken from dealt 8-deck shoes
   (the cards left at each coup), exact integer results, in process; shoes per second;
 - one at a time: the enumerator and every bet on a sample of the same states (cache cleared),
   the ratio to the batch rate;
@@ -38,7 +38,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--shoes", type=int, default=5000, help="shoes for the simulate measurement")
     args = parser.parse_args()
-    rules = get_rules("catalog")
+    rules = get_rules("catalog").value_level()  # the card-level bets: scripts/bench_cards.py
     start = time.perf_counter()
     compile_rules(rules)
     compile_time = time.perf_counter() - start

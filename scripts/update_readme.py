@@ -6,6 +6,7 @@ Run: python scripts/update_readme.py    (tests/test_readme.py fails when the REA
 import os
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -29,4 +30,9 @@ def fill(block: re.Match) -> str:
 
 if __name__ == "__main__":
     os.chdir(README.parent)
-    README.write_text(re.sub(r"```console\n(.*?)```", fill, README.read_text(), flags=re.S))
+    before = set(os.listdir())
+    try:
+        README.write_text(re.sub(r"```console\n(.*?)```", fill, README.read_text(), flags=re.S))
+    finally:
+        for name in set(os.listdir()) - before:  # what the examples wrote (a report folder)
+            shutil.rmtree(name)

@@ -56,6 +56,7 @@ def deal(cards, banker_rule=banker_draws):
         "player_natural": pt >= 8, "banker_natural": bt >= 8,
         "player_two_card": pt, "banker_two_card": bt, "cards": len(p) + len(b),
         "winner": (pf > bf) - (pf < bf),
+        "player_hand": tuple(p), "banker_hand": tuple(b),  # the cards themselves, e.g. ('Kh', '9s')
     }
 
 

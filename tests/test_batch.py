@@ -17,7 +17,7 @@ from analyzer.rulefile import get_rules, parse_rules
 
 from test_engine import random_shoe
 
-CATALOG = get_rules("catalog")
+CATALOG = get_rules("catalog").value_level()  # the card-level bets: test_card_level_bets_in_a_batch
 FLOAT_LIMIT = max(n for n in range(400, 500) if falling(n, 6) <= FLOAT_EXACT)  # 459 cards: above, the split path
 
 
@@ -47,6 +47,16 @@ def test_batch_equals_enumerator_on_hundreds_of_shoes():
     assert any(s.size > FLOAT_LIMIT for s in shoes) and any(s.size <= FLOAT_LIMIT for s in shoes)
     assert len(shoes) >= 200
     assert_same_as_enumerator(CATALOG, shoes)
+
+
+def test_card_level_bets_in_a_batch():
+    # Each card-level bet takes its own columns, counted shoe by shoe at its card detail (the
+    # counts themselves are checked against brute force in test_cards.py): the same results as
+    # analyse on depleted shoes with uneven suits, beside the value-level bets.
+    rng = random.Random(12)
+    shoes = [Shoe.decks(1), Shoe.decks(2).remove_cards([(12, 1), (12, 2), (0, 0), (9, None), (3, 3)])]
+    shoes += [random_shoe(rng, rng.randint(8, 60)) for _ in range(3)]
+    assert_same_as_enumerator(get_rules("catalog"), shoes)
 
 
 def test_batch_at_the_float_boundary_and_beyond_int64():
@@ -133,19 +143,35 @@ def test_batch_command_writes_exact_json_lines(tmp_path):
     path.write_text("# three shoes\n" + "\n".join(",".join(map(str, s)) for s in shoes) + "\n")
     result = CliRunner().invoke(cli, ["batch", str(path)])
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["shoe"] for line in lines] == shoes
     for line, counts in zip(lines, shoes):
         expected = {r.bet.id: str(r.ev) for r in analyse(CATALOG, Shoe.from_ranks(counts))}
         assert {k: v["ev"] for k, v in line["bets"].items()} == expected
+    assert "Note: card-level bets left out" in result.stderr
     piped = CliRunner().invoke(cli, ["batch", "-", "--rules", "standard"], input=path.read_text())
     assert [set(json.loads(line)["bets"]) for line in piped.output.splitlines()] == [{"banker", "player", "tie", "player_pair", "banker_pair"}] * 3
+
+
+def test_batch_lines_by_card_for_bets_on_suits():
+    one_deck = [1] * 52
+    no_red_aces = [1, 0, 0, 1] + [1] * 48  # As, Ah, Ad, Ac, 2s, ...
+    text = "\n".join(",".join(map(str, s)) for s in ([4] * 13, one_deck, no_red_aces))
+    result = CliRunner().invoke(cli, ["batch", "-", "--bets", "colour_match,player"], input=text)
+    assert result.exit_code == 0 and "Note" not in result.stderr, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["shoe"] for line in lines] == [[4] * 13, one_deck, no_red_aces]
+    assert lines[0]["bets"] == lines[1]["bets"]  # 4 of each rank spread evenly is one deck
+    shoe = Shoe(tuple(tuple(no_red_aces[4 * r:4 * r + 4]) for r in range(13)))
+    expected = {r.bet.id: str(r.ev) for r in analyse(get_rules("catalog").only(["player", "colour_match"]), shoe)}
+    assert {k: v["ev"] for k, v in lines[2]["bets"].items()} == expected != lines[1]["bets"]
 
 
 def test_batch_command_checks_everything_before_writing():
     result = CliRunner().invoke(cli, ["batch", "-"], input=",".join(["8"] * 13) + "\n1,2\n")
     assert result.exit_code == 1
-    assert result.output == "Error: line 2: expected 13 comma-separated counts (A,2,3,4,5,6,7,8,9,T,J,Q,K), got 2\n"
+    assert result.output == ("Error: line 2: expected 13 comma-separated counts (A,2,3,4,5,6,7,8,9,T,J,Q,K) "
+                             "or 52 (As,Ah,Ad,Ac,2s,...,Kc), got 2\n")
     assert BLOCK >= 1000
 
 

@@ -2,6 +2,7 @@
 against published values."""
 
 import random
+from collections import Counter
 from functools import cache
 from fractions import Fraction
 from itertools import permutations
@@ -14,7 +15,7 @@ from analyzer.engine import enumerate_coup
 from analyzer.render import percent
 from analyzer.rulefile import BUILT_IN, get_rules
 
-from dealer import banker_draws, banker_stands_on_6, deal
+from dealer import POINT_VALUE, banker_draws, banker_stands_on_6, deal
 from test_engine import physical_cards, random_shoe
 
 F = Fraction
@@ -109,6 +110,123 @@ CATALOG = {
     **{f"{side}_{parity}": pays(F(90, 100) if (side, parity) == ("player", "odd") else F(86, 100),
                                 lambda o, side=side, r=r: o[f"{side}_total"] % 2 == r)
        for side in ("player", "banker") for parity, r in (("even", 0), ("odd", 1))},
+}
+
+# The card-level bets of the catalog, from the cards the dealer dealt (rank + suit strings).
+RED = set("hd")
+FACE = set("JQK")
+
+
+def hands(o):
+    return o["player_hand"], o["banker_hand"]
+
+
+def majestic(side):
+    def pay(o):
+        a, b = o[f"{side}_hand"][:2]
+        if a[1] != b[1]:
+            return -1
+        return 25 if {a[0], b[0]} == {"K", "Q"} else F(5, 2)
+    return pay
+
+
+def contrast(six, five, four):
+    def pay(o):
+        player, banker = ({c[1] in RED for c in hand} for hand in hands(o))
+        if len(player) == len(banker) == 1 and player != banker:
+            return {6: six, 5: five, 4: four}[o["cards"]]
+        return -1
+    return pay
+
+
+def monkey(o):
+    player, banker = hands(o)
+    return o["cards"] == 6 and player[2][0] not in FACE and banker[2][0] in FACE
+
+
+def highest_value(o):
+    return max(POINT_VALUE[c[0]] for hand in hands(o) for c in hand)
+
+
+def first_four(o):
+    player, banker = hands(o)
+    return [player[0], banker[0], player[1], banker[1]]
+
+
+ORDER = "A23456789TJQK"
+
+
+def poker_counts(cards):
+    """Sorted multiplicities of the ranks, largest first: (2, 2) two pair, (3, 1) trips ..."""
+    return sorted(Counter(c[0] for c in cards).values(), reverse=True)
+
+
+def is_straight(cards):
+    """Four different consecutive ranks, the ace low (A-2-3-4) or high (J-Q-K-A), no wrap."""
+    ranks = sorted(ORDER.index(c[0]) for c in cards)
+    return len(set(ranks)) == len(ranks) and (ranks[-1] - ranks[0] == len(ranks) - 1 or ranks == [0, 10, 11, 12])
+
+
+def jackpot(o):
+    cards = first_four(o)
+    counts = poker_counts(cards)
+    flush = len({c[1] for c in cards}) == 1
+    if flush and sorted(c[0] for c in cards) == sorted("AKQJ"):
+        return 250
+    if counts[0] == 4:
+        return 75
+    if flush and is_straight(cards):
+        return 50
+    if counts[0] == 3:
+        return 15
+    if flush:
+        return 10
+    if is_straight(cards):
+        return 5
+    if counts[:2] == [2, 2]:
+        return 4
+    pair = next((r for r, n in Counter(c[0] for c in cards).items() if n == 2), None)
+    return 2 if pair == "A" else 0 if pair in ("T", "J", "Q", "K") else -1
+
+
+def lucky_match(o):
+    counts = poker_counts([c for hand in hands(o) for c in hand])
+    if counts[0] >= 5:
+        return 250
+    if counts[:2] == [3, 3]:
+        return 100
+    if counts[0] == 4:
+        return 30
+    if counts[0] == 3 and counts[1:2] == [2]:
+        return 15
+    if counts[0] == 3:
+        return 6
+    return 4 if counts[:2] == [2, 2] else -1
+
+
+def lucky_nines(o):
+    nines = [c for c in first_four(o) if c[0] == "9"]
+    one_suit = len({c[1] for c in nines}) == 1
+    return {4: 1000, 3: 500 if one_suit else 35, 2: 16 if one_suit else 5,
+            1: 2 if nines and nines[0] == "9d" else 1, 0: -1}[len(nines)]
+
+
+CATALOG |= {
+    "majestic_match": majestic("player"),
+    "majestic_match_banker": majestic("banker"),
+    "colour_match": pays(6, lambda o: len({c[1] in RED for c in first_four(o)}) == 1),
+    "contrast_bonus_1": contrast(35, 15, 5),
+    "contrast_bonus_2": contrast(33, 15, 5),
+    "contrast_bonus_3": contrast(30, 17, 5),
+    "contrast_bonus_4": contrast(30, 15, 6),
+    "monkey_6": pays(12, monkey),
+    "monkey_6_tie": pays(150, lambda o: monkey(o) and o["winner"] == 0),
+    "grand_monkey": pays(6000, lambda o: o["cards"] == 6 and all(c[0] in FACE for h in hands(o) for c in h)),
+    "tie_max_low": pays(55, lambda o: o["winner"] == 0 and highest_value(o) <= 5),
+    "tie_max_high": pays(10, lambda o: o["winner"] == 0 and highest_value(o) >= 6),
+    "jackpot_baccarat": jackpot,
+    "lucky_match": lucky_match,
+    "lucky_nines": lucky_nines,
 }
 
 

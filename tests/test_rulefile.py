@@ -176,7 +176,7 @@ def test_solve_a_line_of_a_multi_line_bet():
 
 ERRORS = [
     ('name = "x"\ncolour = "red"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
-     "colour: unknown key (expected one of bets, counts, description, extends, name, source, symbols, tableau)"),
+     "colour: unknown key (expected one of bets, counts, description, extends, name, poker, source, symbols, tableau)"),
     ('name = "x"\n[[bets]]\nid = "a"\nkind = "side"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
      "bets[0].kind: unknown key (expected one of commission, id, lines, name, source)"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = -5 }]\n',

@@ -12,14 +12,14 @@ from click.testing import CliRunner
 from analyzer.batch import evaluate_many
 from analyzer.cards import RANKS, BaccaratError
 from analyzer.cli import cli
-from analyzer.engine import cells
+from analyzer.layout import coup_fields
 from analyzer.rulefile import get_rules
-from analyzer.simulate import (Counter, Deal, burned, counter_summary, counts_bet, deal_coups, remaining_counts,
-                               shuffled_shoe, simulate, summaries)
+from analyzer.simulate import (Counter, Deal, burned, counter_summary, counts_bet, deal_coups, payoffs,
+                               remaining_counts, shuffled_shoe, simulate, summaries)
 
 from dealer import banker_draws, banker_stands_on_6, deal
 
-CATALOG = get_rules("catalog")
+CATALOG = get_rules("catalog").value_level()  # the card-level bets: test_card_level_bets_are_paid_by_the_cards
 JACOBSON = (0, 0, 0, -1, -1, -1, -1, 2, 2, 0)  # Eliot Jacobson's Dragon 7 count, A..9 and T
 
 
@@ -36,18 +36,20 @@ def test_every_coup_is_dealt_by_the_rules_from_the_true_remaining_shoe(rules_nam
     cards = np.stack([shuffled_shoe(d, 3, i) for i in range(4)])
     coups = deal_coups(d, rules.tableau, cards)
     left = remaining_counts(cards, coups)
-    _, fields = cells(rules.tableau)
+    fields = coup_fields(coups.kinds)
     for shoe in range(4):
         mine = np.flatnonzero(coups.shoe == shoe)
         position = int(burned(d, cards[shoe:shoe + 1])[0])
         for k in mine:
             assert coups.start[k] == position  # coups follow each other with no card lost or reused
             outcome = deal(card_names(cards[shoe, position:position + 6]), banker_rule)
-            cell = coups.cell[k]
             assert coups.used[k] == outcome["cards"]
             for name in ("player_total", "banker_total", "player_third", "banker_third", "player_pair",
                          "banker_pair", "player_suited", "banker_suited", "winner"):
-                assert fields[name][cell] == outcome[name], name
+                assert fields[name][k] == outcome[name], name
+            dealt = [card_names([kind])[0] if kind >= 0 else None for kind in coups.kinds[k]]
+            player, banker = (list(outcome[f"{side}_hand"]) + [None] for side in ("player", "banker"))
+            assert dealt == [player[0], banker[0], player[1], banker[1], player[2], banker[2]]
             counted = np.zeros(52, int)  # the cards not yet out of the shoe, counted one by one
             for card in cards[shoe, position:]:
                 counted[card] += 1
@@ -55,6 +57,23 @@ def test_every_coup_is_dealt_by_the_rules_from_the_true_remaining_shoe(rules_nam
             assert len(cards[shoe]) - position > d.cut  # a coup starts only before the cut card
             position += outcome["cards"]
         assert len(cards[shoe]) - position <= d.cut  # and the shoe ends at it
+
+
+def test_card_level_bets_are_paid_by_the_cards():
+    # Every coup of a few 1-deck shoes: each card-level bet's payoff against the catalog's pay
+    # tables written out independently in test_bets.py, on the dealer's own deal of the cards.
+    from test_bets import CATALOG as PAYS
+
+    rules = get_rules("catalog")
+    card_bets = [b for b in rules.bets if b.card_level]
+    d = Deal(1, 6, "none")
+    cards = np.stack([shuffled_shoe(d, 9, i) for i in range(40)])
+    coups = deal_coups(d, rules.tableau, cards)
+    paid = payoffs(rules.only([b.id for b in card_bets]), coups.kinds)
+    for k in range(len(coups.shoe)):
+        outcome = deal(card_names(cards[coups.shoe[k], coups.start[k]:coups.start[k] + 6]))
+        assert [float(PAYS[b.id](outcome)) for b in card_bets] == paid[k].tolist()
+    assert (paid > 0).any(0).sum() >= 8  # most of these bets won somewhere
 
 
 def test_burn_rules():
@@ -145,12 +164,16 @@ def test_simulate_command_json_and_errors():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["shoes"], data["decks"], data["cut"], data["burn"], data["seed"]) == (20, 2, 14, "face", 1)
-    assert [b["id"] for b in data["bets"]] == [b.id for b in CATALOG.bets]
+    assert [b["id"] for b in data["bets"]] == [b.id for b in CATALOG.bets]  # card-level bets left out, with a note
+    assert result.stderr.startswith("Note: card-level bets left out") and "jackpot_baccarat" in result.stderr
     assert data["counter"]["trigger"] == "5/2" and data["counter"]["tags"] == list(JACOBSON)
     ev = data["distributions"]["ev"]
     assert sum(ev["counts"]["dragon_7"]) == data["coups"] and len(ev["edges"]) == len(ev["counts"]["dragon_7"]) + 1
     table = runner.invoke(cli, ["simulate", "--shoes", "5", "--decks", "1", "--workers", "1"])
     assert "dragon_7" in table.stdout and "win/shoe" in table.stdout
+    named = runner.invoke(cli, ["simulate", "--shoes", "3", "--decks", "1", "--workers", "1", "--format", "json",
+                                "--bets", "colour_match,banker"])
+    assert [b["id"] for b in json.loads(named.stdout)["bets"]] == ["banker", "colour_match"] and "Note" not in named.stderr
     for args, message in [(["--count", "1,2"], "Error: --count takes 10 integers"),
                           (["--count", "dragon_7_jacobson"], "Error: --count needs --bet"),
                           (["--bet", "dragon_7"], "Error: --bet is the counter's bet"),

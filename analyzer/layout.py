@@ -1,0 +1,179 @@
+"""The coup layout: where each card of a coup lies, the drawing tableau applied to it, and which
+card detail a question keeps.
+
+Glossary
+--------
+position  a card's place in dealing order, 1 to 6: Player, Banker, Player, Banker, then the fifth
+          card (the Player's third if he draws, else the Banker's third if he draws) and the
+          sixth (the Banker's third when both draw).
+place     a card by its hand: ``player_1``, ``player_2``, ``player_3``, ``banker_1``, ... A third
+          card that was not dealt is absent (kind -1): it passes no card test.
+group     a set of places: the Player's cards, the Banker's cards, the first four cards, all
+          cards dealt.
+detail    what a question needs to know of the cards: always their point values where the
+          tableau matters, and beyond that only the card tests and attributes (rank, suit,
+          colour) its conditions use. Cards that no condition tells apart form one *class*.
+
+Every path that deals a coup - the enumerator, the batch evaluator, the simulator - applies the
+tableau through :func:`draws` and names the outcome through :func:`value_fields`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache, reduce
+
+import numpy as np
+
+from .cards import KINDS, VALUES, kind_attributes
+from .tableau import STOOD, Tableau
+
+NONE = -1  # the value (or kind) of a third card that was not dealt
+HEAD = ("player_1", "banker_1", "player_2", "banker_2")  # positions 1-4, in dealing order
+PLACES = HEAD + ("player_3", "banker_3")
+GROUPS = {
+    "player_hand": ("player_1", "player_2", "player_3"),
+    "banker_hand": ("banker_1", "banker_2", "banker_3"),
+    "first_four": HEAD,
+    "all_cards": PLACES,
+}
+RANK_VALUE = np.array(VALUES)  # point value of each rank index
+KIND_VALUE = np.repeat(RANK_VALUE, 4)  # point value of each kind (rank * 4 + suit)
+
+
+def draws(tableau: Tableau, pt, bt, player_third):
+    """(Player draws, Banker draws) for two-card totals ``pt``, ``bt`` (arrays), where
+    ``player_third`` is the value of the card the Player takes if he draws (ignored if not).
+    A natural on either side ends the coup.
+
+    >>> from .tableau import PUNTO_BANCO
+    >>> [bool(x) for x in draws(PUNTO_BANCO, np.array(5), np.array(3), np.array(8))]
+    [True, False]
+    """
+    natural = (pt >= 8) | (bt >= 8)
+    player = ~natural & np.array(tableau.player_draws)[pt]
+    banker = ~natural & np.array(tableau.banker_draws)[bt, np.where(player, player_third, STOOD)]
+    return player, banker
+
+
+def value_fields(pt, bt, player_third, banker_third) -> dict:
+    """The outcome fields that depend on point values alone, from the two-card totals and the
+    third cards' values (NONE where not dealt): arrays aligned with the inputs."""
+    player_total = (pt + np.maximum(player_third, 0)) % 10
+    banker_total = (bt + np.maximum(banker_third, 0)) % 10
+    fields = {
+        "player_total": player_total,
+        "banker_total": banker_total,
+        "player_two_card_total": pt,
+        "banker_two_card_total": bt,
+        "player_third": player_third,
+        "banker_third": banker_third,
+        "player_cards": 2 + (player_third >= 0),
+        "banker_cards": 2 + (banker_third >= 0),
+        "player_natural": (pt >= 8) & (player_third < 0),
+        "banker_natural": (bt >= 8) & (banker_third < 0),
+        "winner": np.sign(player_total - banker_total),  # 1 Player, -1 Banker, 0 tie
+        "margin": np.abs(player_total - banker_total),
+    }
+    fields["natural"] = fields["player_natural"] | fields["banker_natural"]
+    fields["total_cards"] = fields["player_cards"] + fields["banker_cards"]
+    return fields
+
+
+def head_flags(kinds: np.ndarray) -> dict:
+    """Pair and suited flags of each hand's first two cards, from kinds [cell, place]."""
+    rank, suit = kinds // 4, kinds % 4
+    return {f"{hand}_{flag}": (attribute[:, i] == attribute[:, j])
+            for hand, (i, j) in (("player", (0, 2)), ("banker", (1, 3)))
+            for flag, attribute in (("pair", rank), ("suited", suit))}
+
+
+def coup_fields(kinds: np.ndarray) -> dict:
+    """Every outcome field of coups dealt from real cards: ``kinds[coup, place]`` in PLACES
+    order, -1 for a third card not dealt."""
+    value = np.append(KIND_VALUE, NONE)[kinds]  # index -1: no card
+    pt, bt = (value[:, 0] + value[:, 2]) % 10, (value[:, 1] + value[:, 3]) % 10
+    places = {place: kinds[:, i] for i, place in enumerate(PLACES)}
+    return places | value_fields(pt, bt, value[:, 4], value[:, 5]) | head_flags(kinds)
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What a condition looks at: the ``places`` whose cards it reads, the kind ``subsets`` its
+    card tests select (52 booleans each), the ``attributes`` it compares between cards (rank,
+    value, suit, colour), whether the coup's draws matter (``tableau``), ``singles``: the places
+    and groups read (a head place named here is read alone, so its order matters), and ``cards``:
+    whether a card-level test is used (one the value-level distribution cannot answer)."""
+
+    places: frozenset = frozenset()
+    subsets: frozenset = frozenset()
+    attributes: frozenset = frozenset()
+    tableau: bool = False
+    singles: frozenset = frozenset()
+    cards: bool = False
+
+    @property
+    def suit_blind(self) -> bool:
+        """Whether every answer stays the same when the suits are renamed (any permutation of
+        s, h, d, c): each card test takes whole ranks, and no colour is compared. Shoes that
+        differ only by suit names then give the same results.
+
+        >>> Needs(attributes=frozenset({"suit", "rank"})).suit_blind, Needs(attributes=frozenset({"colour"})).suit_blind
+        (True, False)
+        """
+        whole_ranks = all(len(set(subset[4 * r:4 * r + 4])) == 1 for subset in self.subsets for r in range(13))
+        return whole_ranks and "colour" not in self.attributes
+
+    def __or__(self, other: Needs) -> Needs:
+        return Needs(self.places | other.places, self.subsets | other.subsets, self.attributes | other.attributes,
+                     self.tableau or other.tableau, self.singles | other.singles, self.cards or other.cards)
+
+
+def union(needs) -> Needs:
+    return reduce(Needs.__or__, needs, Needs())
+
+
+@dataclass(frozen=True)
+class Detail:
+    """The card detail a question keeps: ``classes[kind]`` numbers the classes of cards that no
+    test tells apart (kinds of one class pass the same tests and share the attributes compared);
+    ``places`` the places read; ``tableau`` whether the draws matter; ``symmetry`` which head
+    cards may be exchanged without changing any answer: ``"head"`` (all four: only the groups
+    first four and all cards read them), ``"hands"`` (each hand's two: no head place is read
+    alone) or ``""``."""
+
+    classes: tuple
+    places: frozenset
+    tableau: bool
+    symmetry: str
+
+    @classmethod
+    @lru_cache(maxsize=256)
+    def of(cls, needs: Needs) -> Detail:
+        """The coarsest detail that answers every test of ``needs``.
+
+        >>> from .cards import FACE_RANKS
+        >>> face = tuple(k // 4 in FACE_RANKS for k in range(52))
+        >>> d = Detail.of(Needs(frozenset({"player_3"}), frozenset({face}), tableau=True))
+        >>> len(set(d.classes)), d.symmetry
+        (2, 'head')
+        """
+        signature = [tuple(subset[k] for subset in sorted(needs.subsets))
+                     + tuple(kind_attributes(k)[a] for a in sorted(needs.attributes)) for k in range(KINDS)]
+        first = {}
+        classes = tuple(first.setdefault(sig, len(first)) for sig in signature)
+        head_singles = needs.singles & set(HEAD)
+        hand_groups = needs.singles & {"player_hand", "banker_hand"}
+        symmetry = "" if head_singles else "hands" if hand_groups else "head"
+        return cls(classes, needs.places, needs.tableau, symmetry)
+
+    def refined_by_value(self) -> tuple:
+        """Classes split further by point value, for the positions where the tableau reads it."""
+        first = {}
+        return tuple(first.setdefault((c, KIND_VALUE[k]), len(first)) for k, c in enumerate(self.classes))
+
+
+def representatives(classes) -> np.ndarray:
+    """The first kind of each class: every test gives it the class's answer."""
+    classes = np.asarray(classes)
+    return np.array([int(np.flatnonzero(classes == c)[0]) for c in range(classes.max() + 1)])
