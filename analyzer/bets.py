@@ -8,6 +8,7 @@ Payouts are exact Fractions, or sympy expressions where a rule file names a symb
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -202,14 +203,7 @@ class BetResult:
 def settled_cells(conditions: tuple, tableau: Tableau) -> tuple:
     """For each pay line (by its condition), the indices of the distribution's cells it settles:
     those where it holds and no earlier line did. Cells depend on the tableau, not the shoe."""
-    fields = cells(tableau)[1]
-    open_cells = np.ones(len(fields["winner"]), bool)
-    settled = []
-    for condition in conditions:
-        hit = condition.mask(fields) & open_cells
-        settled.append(np.flatnonzero(hit))
-        open_cells &= ~hit
-    return tuple(settled)
+    return tuple(np.flatnonzero(hit) for hit in settled_masks(conditions, cells(tableau)[1]))
 
 
 def evaluate(bet: Bet, dist: Distribution) -> BetResult:
@@ -231,19 +225,23 @@ def line_counts(bet: Bet, dist: Distribution) -> list[int]:
 
 def card_line_counts(bet: Bet, shoe: Shoe, tableau: Tableau) -> list[int]:
     """A card-level bet's line counts on ``shoe``, from the enumeration at its card detail."""
-    detailed = enumerate_cards(shoe, tableau, Detail.of(bet.needs))
-    return [detailed.count(mask) for mask in settled_masks(tuple(ln.condition for ln in bet.lines), detailed.fields)]
+    return detail_counts(tuple(ln.condition for ln in bet.lines), bet.needs, shoe, tableau)
+
+
+def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau) -> list[int]:
+    """Sequences settled by each pay line, counted at the card detail ``needs`` calls for."""
+    detailed = enumerate_cards(shoe, tableau, Detail.of(needs))
+    return [detailed.count(hit) for hit in settled_masks(conditions, detailed.fields)]
 
 
 def settled_masks(conditions: tuple, fields: dict) -> list:
     """For each pay line, the cells it settles: where it holds and no earlier line did."""
-    open_cells = None
+    open_cells = True
     out = []
     for condition in conditions:
-        hit = condition.mask(fields)
-        hit = hit if open_cells is None else hit & open_cells
+        hit = condition.mask(fields) & open_cells
         out.append(hit)
-        open_cells = ~hit if open_cells is None else open_cells & ~hit
+        open_cells = open_cells & ~hit
     return out
 
 
@@ -252,13 +250,8 @@ def infinite_card_counts(conditions: tuple, tableau: Tableau) -> list[int]:
     """A card-level bet's line counts in the infinite deck (total 52**6), exactly: on d full decks
     each count is a polynomial in d of degree at most 6 whose d**6 coefficient is the limit
     (see engine.infinite_deck); it is the sixth finite difference at d = 1..7 over 6!."""
-    import math
-
     needs = union(c.needs() for c in conditions)
-    by_decks = []
-    for d in range(1, 8):
-        detailed = enumerate_cards(Shoe.decks(d), tableau, Detail.of(needs))
-        by_decks.append([detailed.count(mask) for mask in settled_masks(conditions, detailed.fields)])
+    by_decks = [detail_counts(conditions, needs, Shoe.decks(d), tableau) for d in range(1, 8)]
     leading = [sum((-1) ** (6 - k) * math.comb(6, k) * by_decks[k][i] for k in range(7)) for i in range(len(conditions))]
     assert all(x % math.factorial(6) == 0 for x in leading), "line counts are integer polynomials in d"
     return [x // math.factorial(6) for x in leading]
