@@ -12,10 +12,11 @@ __version__ = "0.1.0"
 from .bets import Bet, BetResult, Line, RuleSet, analyse, evaluate, line, where  # noqa: E402
 from .cards import BaccaratError, Shoe, load_shoe, make_shoe  # noqa: E402
 from .engine import Distribution, enumerate_coup  # noqa: E402
+from .knowledge import Knowledge  # noqa: E402
 from .rulefile import BUILT_IN, get_rules, load_rules, parse_rules  # noqa: E402
 from .tableau import PUNTO_BANCO, Tableau  # noqa: E402
 
 __all__ = [
     "BUILT_IN", "load_rules", "parse_rules", "Bet", "BetResult", "Line", "RuleSet", "analyse", "evaluate", "get_rules", "line", "where",
-    "BaccaratError", "Shoe", "load_shoe", "make_shoe", "Distribution", "enumerate_coup", "PUNTO_BANCO", "Tableau",
+    "BaccaratError", "Shoe", "load_shoe", "make_shoe", "Distribution", "enumerate_coup", "Knowledge", "PUNTO_BANCO", "Tableau",
 ]

@@ -19,6 +19,7 @@ from .cards import BaccaratError, Shoe
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
 from .engine import Distribution, cells, enumerate_cards, enumerate_coup
+from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, union
 from .tableau import PUNTO_BANCO, Tableau
 
@@ -215,22 +216,28 @@ def evaluate(bet: Bet, dist: Distribution) -> BetResult:
 
 def line_counts(bet: Bet, dist: Distribution) -> list[int]:
     """Ordered 6-card sequences settled by each pay line of ``bet``."""
-    conditions = tuple(ln.condition for ln in bet.lines)
-    if not bet.card_level:
+    return settled_counts(tuple(ln.condition for ln in bet.lines), bet.needs, dist)
+
+
+def settled_counts(conditions: tuple, needs: Needs, dist: Distribution) -> list[int]:
+    """Sequences settled by each of ``conditions`` in turn (the first that holds), on the shoe,
+    tableau and knowledge of ``dist``: from its own cells where they answer the conditions, else
+    from the enumeration at the card detail ``needs`` calls for."""
+    if not needs.cards and not dist.knowledge:
         return [dist.count(settled) for settled in settled_cells(conditions, dist.tableau)]
     if dist.shoe is None:
-        return infinite_card_counts(conditions, dist.tableau)
-    return card_line_counts(bet, dist.shoe, dist.tableau)
+        return infinite_card_counts(conditions, dist.tableau, dist.knowledge)
+    return detail_counts(conditions, needs, dist.shoe, dist.tableau, dist.knowledge)
 
 
-def card_line_counts(bet: Bet, shoe: Shoe, tableau: Tableau) -> list[int]:
+def card_line_counts(bet: Bet, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list[int]:
     """A card-level bet's line counts on ``shoe``, from the enumeration at its card detail."""
-    return detail_counts(tuple(ln.condition for ln in bet.lines), bet.needs, shoe, tableau)
+    return detail_counts(tuple(ln.condition for ln in bet.lines), bet.needs, shoe, tableau, knowledge)
 
 
-def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau) -> list[int]:
+def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list[int]:
     """Sequences settled by each pay line, counted at the card detail ``needs`` calls for."""
-    detailed = enumerate_cards(shoe, tableau, Detail.of(needs))
+    detailed = enumerate_cards(shoe, tableau, Detail.of(needs, knowledge))
     return [detailed.count(hit) for hit in settled_masks(conditions, detailed.fields)]
 
 
@@ -246,20 +253,22 @@ def settled_masks(conditions: tuple, fields: dict) -> list:
 
 
 @lru_cache(maxsize=256)
-def infinite_card_counts(conditions: tuple, tableau: Tableau) -> list[int]:
-    """A card-level bet's line counts in the infinite deck (total 52**6), exactly: on d full decks
-    each count is a polynomial in d of degree at most 6 whose d**6 coefficient is the limit
-    (see engine.infinite_deck); it is the sixth finite difference at d = 1..7 over 6!."""
+def infinite_card_counts(conditions: tuple, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list[int]:
+    """Line counts in the infinite deck (total 52**6, or its share that agrees with ``knowledge``),
+    exactly: on d full decks each count is a polynomial in d of degree at most 6 whose d**6
+    coefficient is the limit (see engine.infinite_deck); it is the sixth finite difference at
+    d = 1..7 over 6!."""
     needs = union(c.needs() for c in conditions)
-    by_decks = [detail_counts(conditions, needs, Shoe.decks(d), tableau) for d in range(1, 8)]
+    by_decks = [detail_counts(conditions, needs, Shoe.decks(d), tableau, knowledge) for d in range(1, 8)]
     leading = [sum((-1) ** (6 - k) * math.comb(6, k) * by_decks[k][i] for k in range(7)) for i in range(len(conditions))]
     assert all(x % math.factorial(6) == 0 for x in leading), "line counts are integer polynomials in d"
     return [x // math.factorial(6) for x in leading]
 
 
-def analyse(rules: RuleSet, shoe: Shoe) -> list[BetResult]:
-    """Every bet of ``rules`` on ``shoe``, from one enumeration."""
-    dist = enumerate_coup(shoe, rules.tableau)
+def analyse(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
+    """Every bet of ``rules`` on ``shoe``, given ``knowledge`` of the coup's cards, from one
+    enumeration (and one more for each card detail the bets read)."""
+    dist = enumerate_coup(shoe, rules.tableau, knowledge)
     return [evaluate(bet, dist) for bet in rules.bets]
 
 
@@ -279,4 +288,4 @@ OUTCOMES = (
 
 def outcome_counts(dist: Distribution) -> list[tuple[str, str, int]]:
     """(id, label, number of ordered 6-card sequences) of each outcome in OUTCOMES."""
-    return [(name, label, dist.count(cond.mask(dist.fields))) for name, label, cond in OUTCOMES]
+    return [(name, label, settled_counts((cond,), cond.needs(), dist)[0]) for name, label, cond in OUTCOMES]

@@ -10,6 +10,7 @@ import click
 
 from . import __version__, views
 from .cards import BaccaratError, make_shoe, parse_deck_list, parse_number, parse_percent
+from .knowledge import Knowledge
 from .render import FORMATS, render
 from .rulefile import BUILT_IN, get_rules
 
@@ -43,6 +44,14 @@ def shoe_options(decks_help: str):
         return command
 
     return decorate
+
+
+known_option = click.option(
+    "--known", "known", multiple=True, metavar="POS=CARDS",
+    help="What is known of a card of the coming coup, by its place in dealing order (1 Player, 2 Banker, 3 Player, "
+         "4 Banker, 5 and 6 the fifth and sixth cards out): a rank (8, K), a card (Ah), ranks or point values "
+         "(6,7,8,9 or 6-9; 0 = T, J, Q, K), a colour (red, black) or a suit (hearts). Repeat for several places; "
+         "results are conditional on it.")
 
 
 def check_format(ctx, param, fmt: str) -> str:
@@ -82,28 +91,33 @@ def cli():
 
 @cli.command(context_settings=CONTEXT)
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
+@known_option
 @output_options
 @domain_errors
-def odds(decks, remove, shoe_file, fmt, exact):
+def odds(decks, remove, shoe_file, known, fmt, exact):
     """Probabilities of each outcome of one coup, with exact combination counts.
 
-    Counts are ordered 6-card sequences, N(N-1)...(N-5) for an N-card shoe.
+    Counts are ordered 6-card sequences, N(N-1)...(N-5) for an N-card shoe (with --known, those
+    that agree with the known cards).
     """
+    knowledge = Knowledge.parse(known)
     shoe = make_shoe(decks, remove, shoe_file)
-    emit(views.odds(shoe), fmt, exact)
+    emit(views.odds(shoe, knowledge=knowledge), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
 @click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE",
               help=f"Rule set: {', '.join(BUILT_IN)}, or a .toml rule file.")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
+@known_option
 @output_options
 @domain_errors
-def edge(rules, decks, remove, shoe_file, fmt, exact):
+def edge(rules, decks, remove, shoe_file, known, fmt, exact):
     """House-edge table of every bet of a rule set."""
+    knowledge = Knowledge.parse(known)
     rule_set = get_rules(rules)
     shoe = make_shoe(decks, remove, shoe_file)
-    emit(views.edge(rule_set, shoe), fmt, exact)
+    emit(views.edge(rule_set, shoe, knowledge), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -111,10 +125,12 @@ def edge(rules, decks, remove, shoe_file, fmt, exact):
               help=f"A rule set to compare; repeat for several (default standard): {', '.join(BUILT_IN)}, "
                    "or a .toml rule file (its tableau may differ).")
 @shoe_options("Deck counts to compare, comma-separated, e.g. 1,2,4,6,8 (default 8).")
+@known_option
 @output_options
 @domain_errors
-def compare(rules, decks, remove, shoe_file, fmt, exact):
+def compare(rules, decks, remove, shoe_file, known, fmt, exact):
     """House edge of each bet under several rule sets and/or deck counts, side by side."""
+    knowledge = Knowledge.parse(known)
     rule_sets = [get_rules(name) for name in rules or ["standard"]]
     deck_counts = [None] if decks is None else parse_deck_list(decks)
     variants = [
@@ -122,7 +138,7 @@ def compare(rules, decks, remove, shoe_file, fmt, exact):
         for r in rule_sets
         for d in deck_counts
     ]
-    emit(views.compare(variants), fmt, exact)
+    emit(views.compare(variants, knowledge=knowledge), fmt, exact)
 
 
 def label_of(rules_name: str, decks, by_rules: bool, by_decks: bool) -> str:
@@ -165,9 +181,10 @@ def rules_show(name, fmt, exact):
               help="Target house edge in per cent (exact decimal, e.g. 1.2351); default 0, break-even.")
 @click.option("--match", metavar="ID", help="Instead of --edge, make the house edge equal this bet's.")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
+@known_option
 @output_options
 @domain_errors
-def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, fmt, exact):
+def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, known, fmt, exact):
     """Find, exactly, the payout or commission that gives a bet a target house edge.
 
     Examples: the Tie payout that breaks even (--bet tie); the commission that makes Banker's
@@ -175,9 +192,10 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, fmt, e
     """
     if edge_pct is not None and match is not None:
         raise BaccaratError("give --edge or --match, not both")
+    knowledge = Knowledge.parse(known)
     shoe = make_shoe(decks, remove, shoe_file)
     target = parse_percent(edge_pct or "0")
-    emit(views.solve(get_rules(rules), shoe, bet_id, vary, target, match), fmt, exact)
+    emit(views.solve(get_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
 
 
 @contextmanager
@@ -202,22 +220,26 @@ def check_unit(unit: str) -> str:
 @click.option("--remove-pairs", is_flag=True,
               help="Instead: remove two cards, every pair of ranks, and compare with the linear estimate.")
 @click.option("--bet", "bet_id", metavar="ID", help="With --remove-pairs: the bet (default: the first).")
+@known_option
 @output_options
 @domain_errors
-def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, fmt, exact):
+def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, known, fmt, exact):
     """Effect of removal: the exact change in every bet's EV when one card of each rank leaves.
 
     Positive means better for the bettor. With suits uneven, a rank's effect is the average over
     its suits left, so that the effects weighted by the cards left sum to exactly zero.
     """
+    knowledge = Knowledge.parse(known)
     rule_set = get_rules(rules)
     shoe = make_shoe(decks, remove, shoe_file)
     unit = check_unit(unit)
+    if remove_pairs and knowledge:
+        raise BaccaratError("--remove-pairs does not take --known")
     if remove_pairs:
         with progress_bar(13 + 91, "removing pairs of cards") as advance:
             view = views.eor_pairs(rule_set, shoe, bet_id or rule_set.bets[0].id, unit, advance)
     else:
-        view = views.eor(rule_set, shoe, unit)
+        view = views.eor(rule_set, shoe, unit, knowledge=knowledge)
     emit(view, fmt, exact)
 
 
@@ -252,9 +274,10 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
 @click.option("--dealt-file", metavar="FILE", help="A file of dealt cards: one card or one coup per line.")
 @click.option("--positive", is_flag=True, help="Show only the bets with positive expectation.")
 @shoe_options("Number of 52-card decks the shoe started with (default 8).")
+@known_option
 @output_options
 @domain_errors
-def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, fmt, exact):
+def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, fmt, exact):
     """The exact edge of every bet on the next coup, given the cards already dealt.
 
     Only the cards matter: past outcomes (who won, streaks, patterns) carry no information
@@ -263,9 +286,62 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, fmt, exact
     """
     from .eor import load_dealt, parse_dealt
 
+    knowledge = Knowledge.parse(known)
     cards = parse_dealt(dealt) + (load_dealt(dealt_file) if dealt_file is not None else [])
     shoe = make_shoe(decks, remove, shoe_file)
-    emit(views.now(get_rules(rules), shoe, cards, positive), fmt, exact)
+    emit(views.now(get_rules(rules), shoe, cards, positive, knowledge), fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set holding the bets.")
+@click.option("--bets", "bet_ids", default="", metavar="IDS",
+              help="The bets he chooses among, comma-separated (default: the rule set's player, banker and tie).")
+@click.option("--sort", "sort_values", metavar="VALUES",
+              help="Edge sorting: at each of --positions he sees whether the card's point value is in this group, "
+                   "e.g. 6,7,8,9 or 6-9.")
+@click.option("--exact-card", is_flag=True, help="He sees the exact point value of the card at each of --positions.")
+@click.option("--best-sort", is_flag=True, help="Try every split of the ten point values into two groups and show "
+              "the sorts that give the largest advantage at --positions.")
+@click.option("--by-position", is_flag=True, help="The advantage of seeing the exact point value of one card, for "
+              "each position 1-6 (or each of --positions).")
+@click.option("--positions", metavar="LIST", help="The cards he sees, by place in dealing order, comma-separated: "
+              "1 Player, 2 Banker, 3 Player, 4 Banker, 5 and 6 the fifth and sixth cards out (default 1).")
+@shoe_options("Number of 52-card decks in the shoe (default 8).")
+@known_option
+@output_options
+@domain_errors
+def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, positions, decks, remove, shoe_file,
+              known, fmt, exact):
+    """What a bettor who sees something of the cards before betting wins, exactly.
+
+    He stakes one unit on the bet with the highest EV given what he sees, when that EV is
+    positive, and does not bet otherwise. The advantage is his expected win per coup dealt.
+    Give one of --sort, --exact-card, --best-sort or --by-position.
+    """
+    from . import advantage as ap
+    from .knowledge import parse_positions
+
+    modes = [name for name, on in (("--sort", sort_values is not None), ("--exact-card", exact_card),
+                                   ("--best-sort", best_sort), ("--by-position", by_position)) if on]
+    if len(modes) != 1:
+        raise BaccaratError("give one of --sort, --exact-card, --best-sort or --by-position"
+                            + (f" (got {', '.join(modes)})" if modes else ""))
+    places = parse_positions(positions) if positions is not None else (tuple(range(1, 7)) if by_position else (1,))
+    info = (ap.Information.sort(ap.parse_values(sort_values), places) if sort_values is not None
+            else ap.Information.exact(places) if exact_card else None)
+    knowledge = Knowledge.parse(known)
+    rule_set = get_rules(rules)
+    bets = rule_set.only([b.strip() for b in bet_ids.split(",")]).bets if bet_ids.strip() else ap.default_bets(rule_set)
+    shoe = make_shoe(decks, remove, shoe_file)
+    if by_position:
+        view = views.by_position(rule_set, shoe, ap.by_position(rule_set, shoe, bets, places, knowledge), bets, knowledge)
+    else:
+        table = ap.count_table(rule_set, shoe, bets, places, knowledge)
+        if best_sort:
+            view = views.best_sort(rule_set, shoe, ap.best_sort(table), bets, places, knowledge)
+        else:
+            view = views.advantage(rule_set, shoe, ap.advantage(table, info), knowledge)
+    emit(view, fmt, exact)
 
 
 def chosen_bets(rule_set, bet_ids: str, also=()):
@@ -396,8 +472,9 @@ def chemin(infinite, commission, decks, remove, shoe_file, fmt, exact):
               "(default: the 3 most sensitive to card removal).")
 @click.option("-o", "--output", "out", required=True, metavar="DIR", help="The report folder to write (must not exist).")
 @click.option("--force", is_flag=True, help="Replace the report folder if it exists (only a folder holding a report).")
+@known_option
 @domain_errors
-def report(rules, decks, remove, shoe_file, side_bets, out, force):
+def report(rules, decks, remove, shoe_file, side_bets, out, force, known):
     """Write a par sheet: report.md, a self-contained report.html with charts, tables/*.csv and
     report.json with every exact value.
 
@@ -408,7 +485,7 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force):
     """
     from . import report as par
 
-    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets)
+    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known)
     plan = par.plan(request)
     par.check_destination(out, force)
     with progress_bar(par.steps(plan), "Computing the report") as advance:

@@ -33,7 +33,8 @@ from functools import lru_cache
 import numpy as np
 
 from .cards import BaccaratError, Shoe, check_playable
-from .layout import HEAD, KIND_VALUE, NONE, PLACES, Detail, draws, head_flags, representatives, value_fields
+from .knowledge import NOTHING, Knowledge
+from .layout import HEAD, KIND_VALUE, NONE, PLACES, POSITION_FIELDS, Detail, Needs, draws, head_flags, representatives, value_fields
 from .tableau import PUNTO_BANCO, Tableau
 
 # A hand's first two cards: class index = 2 * pair + suited.
@@ -106,7 +107,8 @@ def head_counts(shoe: Shoe, dtype=np.int64):
 class Distribution:
     """The joint distribution of a coup: for each cell (a combination of outcome fields), the
     number of ordered 6-card sequences that produce it. ``fields`` maps a field name to an integer
-    array aligned with ``counts``; ``total`` is N(N-1)...(N-5).
+    array aligned with ``counts``; ``total`` is N(N-1)...(N-5), or with ``knowledge`` the number of
+    sequences that agree with it (every count is then of those sequences alone).
     """
 
     shoe: Shoe | None  # None: the infinite-deck limit
@@ -114,6 +116,7 @@ class Distribution:
     total: int
     counts: np.ndarray
     fields: dict = field(repr=False)
+    knowledge: Knowledge = NOTHING
 
     def count(self, mask) -> int:
         """Exact number of sequences in the cells selected by ``mask`` (booleans or indices)."""
@@ -132,15 +135,32 @@ def cells(tableau: Tableau):
     return keep, fields
 
 
-def enumerate_coup(shoe: Shoe, tableau: Tableau = PUNTO_BANCO) -> Distribution:
-    """The exact joint distribution of one coup dealt from ``shoe`` under ``tableau``.
+def enumerate_coup(shoe: Shoe, tableau: Tableau = PUNTO_BANCO, knowledge: Knowledge = NOTHING) -> Distribution:
+    """The exact joint distribution of one coup dealt from ``shoe`` under ``tableau``, given
+    ``knowledge`` of its cards (see knowledge.py).
 
     Its value-level cells read suits only through "same suit or not", so shoes that differ by a
     relabelling of suits share one enumeration (the cache is keyed on suit order); ``shoe`` stays
     the shoe given, for the bets that read suits and colours (:func:`enumerate_cards`).
+
+    Given knowledge, the cells are those of the point values and draws alone (no pair or suit
+    flags): every bet is then counted at its own card detail with the same knowledge.
+
+    >>> seen = enumerate_coup(Shoe.decks(8), knowledge=Knowledge.parse(["1=9"]))
+    >>> seen.total == 32 * falling(415, 5)
+    True
     """
     shoe = check_playable(shoe)
+    if knowledge:
+        dist = enumerate_cards(shoe, tableau, Detail.of(Needs(tableau=True), knowledge))
+        if not dist.total:
+            raise Unsatisfiable(f"no deal from this shoe agrees with the known cards ({knowledge.describe()})")
+        return dist
     return replace(_enumerate(shoe.canonical(), tableau), shoe=shoe)
+
+
+class Unsatisfiable(BaccaratError):
+    """The shoe holds no six-card sequence that agrees with what is known."""
 
 
 @lru_cache(maxsize=32)
@@ -208,10 +228,25 @@ def _enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distributi
     else:
         kinds, counts = head_walk(n, detail, dtype)
         value_cells = {}
-    fields = {place: kinds[:, i] for i, place in enumerate(PLACES)} | value_cells | head_flags(kinds)
+    flags = {name: flag for name, flag in head_flags(kinds[:, :len(PLACES)]).items()
+             if detail.tells("rank" if name.endswith("pair") else "suit")}
+    fields = {place: kinds[:, i] for i, place in enumerate(PLACES)} | value_cells | flags
+    fields |= {name: kinds[:, len(PLACES) + i] for i, name in enumerate(POSITION_FIELDS[4:])}
     if dtype is not object:
         counts = counts.astype(np.int64)
-    return Distribution(shoe, tableau, falling(shoe.size, 6), counts, fields)
+    total = int(counts.sum()) if detail.knowledge else falling(shoe.size, 6)
+    return Distribution(shoe, tableau, total, counts, fields, detail.knowledge)
+
+
+def live_classes(n: np.ndarray, detail: Detail, classes, dtype):
+    """The classes of ``classes`` (a refinement of the detail's) that the shoe holds cards of:
+    their card counts, a representative kind of each, and for each position 1-6 whether its
+    card may be of that class. The walks number classes this way: empty ones never occur."""
+    counts = class_counts(n, classes)
+    live = np.flatnonzero(counts)
+    rep = representatives(classes)[live]
+    allowed = [np.array(detail.knowledge.allowed(p))[rep] for p in range(1, 7)]
+    return counts[live].astype(dtype), rep, allowed
 
 
 def class_counts(n: np.ndarray, classes) -> np.ndarray:
@@ -256,44 +291,86 @@ def orderings(tuples: np.ndarray) -> np.ndarray:
     return out
 
 
+MAX_CELLS = 40_000_000  # bounds the memory of a card-level walk
+
+
 def head_walk(n: np.ndarray, detail: Detail, dtype):
-    """A coup read only at head places, draws ignored: the classes at those places, each
-    combination weighted by its ordered deals times the ways to deal the other cards."""
-    positions = [i for i, place in enumerate(HEAD) if place in detail.places]
-    counts = class_counts(n, detail.classes).astype(dtype)
+    """A coup read only at head places, draws ignored, and at the positions known or revealed:
+    the classes at the places read, each combination weighted by its ordered deals times the
+    ways to deal the other cards (in any order: every count is of ordered distinct cards).
+
+    A position known but not read is dealt after the places read, by *atom* (cards that agree
+    alike with everything known): the cards of an atom left are its count less the earlier
+    cards of that atom, so it needs no finer class."""
+    followed = {p - 1 for p in detail.positions}
+    read = sorted({i for i, place in enumerate(HEAD) if place in detail.places} | {p - 1 for p in detail.revealed})
+    counts, rep, allowed = live_classes(n, detail, detail.split(False, range(1, 7)), dtype)
     k = len(counts)
-    if detail.symmetry == "head":
-        tuples = sorted_tuples(k, len(positions))
+    if not read:
+        tuples, weight = np.zeros((1, 0), np.int64), np.ones(1, dtype)
+    elif detail.symmetry == "head" and not followed & set(read):
+        tuples = sorted_tuples(k, len(read))
         weight = draw_factors(tuples, counts) * orderings(tuples).astype(dtype)
     else:
-        tuples = np.indices((k,) * len(positions)).reshape(len(positions), -1).T
+        check_size(k ** len(read), k)
+        tuples = np.indices((k,) * len(read)).reshape(len(read), -1).T
         weight = draw_factors(tuples, counts)
+        for j, p in enumerate(read):
+            weight = weight * allowed[p][tuples[:, j]]
+    unread = sorted(followed - set(read))
+    if unread:
+        atom = np.unique(np.stack([allowed[p] for p in unread], 1), axis=0, return_inverse=True)[1].reshape(-1)
+        atom_counts = np.zeros(atom.max() + 1, dtype)
+        np.add.at(atom_counts, atom, counts)
+        dealt = atom[tuples]  # [row, earlier card]: the atom of each card dealt so far
+        for p in unread:
+            choices = np.unique(atom[allowed[p]])
+            rows = np.repeat(np.arange(len(tuples)), len(choices))
+            a = np.tile(choices, len(tuples))
+            weight = weight[rows] * (atom_counts[a] - (dealt[rows] == a[:, None]).sum(1))
+            tuples, dealt = tuples[rows], np.column_stack([dealt[rows], a])
     keep = weight != 0
     tuples, weight = tuples[keep], weight[keep]
-    kinds = np.full((len(tuples), len(PLACES)), NONE, np.int8)
-    kinds[:, positions] = representatives(detail.classes)[tuples]
-    size = int(n.sum())
-    return kinds, weight * falling(size - len(positions), 6 - len(positions))
+    kinds = np.full((len(tuples), len(PLACES) + 2), NONE, np.int8)
+    kinds[:, [p if p < len(HEAD) else p + 2 for p in read]] = rep[tuples]
+    dealt_now = len(read) + len(unread)
+    return kinds, weight * falling(int(n.sum()) - dealt_now, 6 - dealt_now)
 
 
-MAX_TAIL_CELLS = 40_000_000  # bounds the memory of a card-level walk
+def check_size(cells: int, k: int):
+    if cells > MAX_CELLS:
+        raise BaccaratError(f"these bets and known cards need too much card detail ({k} card classes at once): "
+                            "ask for fewer card attributes (rank and suit together) or fewer places")
 
 
 def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
     """A coup read through its draws: every head of four card classes (classes split by value,
     so the tableau can be applied), grouped by the two-card totals and what the conditions read
-    of the head; then the third cards, whose weights need only each group's sums of H, H R_e
-    and H R_e R_f (R_e: head cards of class e), as in :func:`walk`."""
-    classes = detail.refined_by_value()  # the tail's classes: values for the tableau, detail for the tests
-    counts = class_counts(n, classes).astype(dtype)
+    of the head; then the fifth and sixth cards, whose weights need only each group's sums of H,
+    H R_e and H R_e R_f (R_e: head cards of class e), as in :func:`walk`.
+
+    The fifth and sixth cards are followed class by class where a hand takes them or where they
+    are known or revealed; elsewhere they are free and counted at once. The head's classes are
+    split by everything known; the tail's only by what is known of the fifth and sixth cards
+    (a head card counts in the tail's class that holds its own)."""
+    head_counts_, head_rep, allowed = live_classes(n, detail, detail.split(True, range(1, 7)), dtype)
+    counts, rep, tail_allowed = live_classes(n, detail, detail.split(True, (5, 6)), dtype)
     k = len(counts)
-    rep = representatives(classes)
-    value, feature = KIND_VALUE[rep], np.array(detail.classes)[rep]
-    heads = np.indices((k,) * 4).reshape(4, -1).T
-    weight = draw_factors(heads, counts)
+    tail_label = np.array(detail.split(True, (5, 6)))
+    tail_index = np.full(tail_label.max() + 1, -1)
+    tail_index[tail_label[rep]] = np.arange(k)
+    value, feature = KIND_VALUE[rep], np.array(detail.classes)[head_rep]
+    check_size(len(head_counts_) ** 4, len(head_counts_))
+    heads = np.indices((len(head_counts_),) * 4).reshape(4, -1).T
+    weight = draw_factors(heads, head_counts_)
+    for i in range(4):
+        weight = weight * allowed[i][heads[:, i]]
     heads, weight = heads[weight != 0], weight[weight != 0]
-    pt, bt = (value[heads[:, 0]] + value[heads[:, 2]]) % 10, (value[heads[:, 1]] + value[heads[:, 3]]) % 10
+    head_value = KIND_VALUE[head_rep]
+    pt, bt = (head_value[heads[:, 0]] + head_value[heads[:, 2]]) % 10, (head_value[heads[:, 1]] + head_value[heads[:, 3]]) % 10
     seen = feature[heads]  # what the tests read of the head cards
+    heads = tail_index[tail_label[head_rep]][heads]  # from here on, the head cards by the tail's classes
+    allowed = [None] * 4 + tail_allowed[4:]
     if detail.symmetry == "head":
         seen = np.sort(seen, 1)
     elif detail.symmetry == "hands":
@@ -310,60 +387,83 @@ def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
         codes, groups[:, i] = np.divmod(codes, base)
     groups[:, 0], groups[:, 1] = np.divmod(codes, 10)
     gp, gb = groups[:, 0], groups[:, 1]
-    player, _ = draws(tableau, gp, gb, 0)
-    if int(player.sum()) * k * k > MAX_TAIL_CELLS:
-        raise BaccaratError(f"these bets read too much card detail with the draws ({k} card classes): "
-                            "ask for fewer card attributes (rank and suit together) on the third cards")
     h0 = np.zeros(g, dtype)
     np.add.at(h0, group, weight)
     h1 = np.zeros((g, k), dtype)
     for i in range(4):
         np.add.at(h1, (group, heads[:, i]), weight)
-    drawing = np.flatnonzero(player)  # groups where the Player draws: both may draw
-    row_of = np.full(g, -1)
-    row_of[drawing] = np.arange(len(drawing))
-    h2 = np.zeros((len(drawing), k, k), dtype)
-    sel = player[group]
-    for i in range(4):
-        for j in range(4):
-            np.add.at(h2, (row_of[group[sel]], heads[sel, i], heads[sel, j]), weight[sel])
     rest = int(n.sum()) - 4
-    rows = []  # (group, player's third class or NONE, banker's third class or NONE, count), zero cells dropped
+    follow5, follow6 = 5 in detail.positions, 6 in detail.positions
+    player, banker_alone = draws(tableau, gp, gb, 0)
+    banker_alone &= ~player  # the Banker draws after the Player stood
 
-    def add(gs, player_third, banker_third, count):
-        nonzero = count != 0
-        none = np.full(int(nonzero.sum()), NONE, np.int16)
-        rows.append((gs[nonzero].astype(np.int32), none if player_third is None else player_third[nonzero].astype(np.int16),
-                     none if banker_third is None else banker_third[nonzero].astype(np.int16), count[nonzero]))
+    # the fifth card: followed where a hand takes it or it is known; else free (e5 = NONE)
+    fifth = player | banker_alone | follow5
+    free = np.flatnonzero(~fifth)
+    gs = np.concatenate([free, np.repeat(np.flatnonzero(fifth), k)])
+    e5 = np.concatenate([np.full(len(free), NONE), np.tile(np.arange(k), int(fifth.sum()))])
+    keep = (e5 < 0) | allowed[4][e5]
+    gs, e5 = gs[keep], e5[keep]
+    p = player[gs]
+    b = np.where(p, draws(tableau, gp[gs], gb[gs], value[e5])[1], banker_alone[gs])
 
-    stood = np.flatnonzero(~player)
-    _, banker_alone = draws(tableau, gp[stood], gb[stood], 0)
-    add(stood[~banker_alone], None, None, h0[stood[~banker_alone]] * rest * (rest - 1))
-    gs, e = np.repeat(stood[banker_alone], k), np.tile(np.arange(k), int(banker_alone.sum()))
-    add(gs, None, e, (counts[e] * h0[gs] - h1[gs, e]) * (rest - 1))
-    gs, e5 = np.repeat(drawing, k), np.tile(np.arange(k), len(drawing))
-    _, banker = draws(tableau, gp[gs], gb[gs], value[e5])
-    one = h0[gs] * counts[e5] - h1[gs, e5]  # sum of H m_e5
-    add(gs[~banker], e5[~banker], None, one[~banker] * (rest - 1))
-    one, gs, e5 = np.repeat(one[banker], k), np.repeat(gs[banker], k), np.repeat(e5[banker], k)
-    e6 = np.tile(np.arange(k), len(gs) // k)
-    both = (counts[e5] * counts[e6] * h0[gs] - counts[e5] * h1[gs, e6] - counts[e6] * h1[gs, e5]
-            + h2[row_of[gs], e5, e6] - (e5 == e6) * one)
-    add(gs, e5, e6, both)
-    gs, third_p, third_b, count = (np.concatenate(part) for part in zip(*rows))
-    kinds = np.empty((len(gs), len(PLACES)), np.int8)
-    kinds[:, :4] = representatives(detail.classes)[groups[gs, 2:]]
-    kinds[:, 4] = np.where(third_p >= 0, rep[np.maximum(third_p, 0)], NONE)
-    kinds[:, 5] = np.where(third_b >= 0, rep[np.maximum(third_b, 0)], NONE)
-    value_of = np.append(value, NONE).astype(np.int8)  # by class; index -1: no card
+    # the sixth card: followed where the Banker takes it after the Player, or it is known
+    sixth = (p & b) | follow6
+    check_size(int(sixth.sum()) * k, k)
+    one = np.flatnonzero(~sixth)
+    two = np.repeat(np.flatnonzero(sixth), k)
+    e6 = np.tile(np.arange(k), int(sixth.sum()))
+    keep = allowed[5][e6]
+    two, e6 = two[keep], e6[keep]
+    gs, e5, p, b = (np.concatenate([x[one], x[two]]) for x in (gs, e5, p, b))
+    e6 = np.concatenate([np.full(len(one), NONE), e6])
+    count = tail_counts(gs, e5, e6, counts, h0, h1, heads, group, weight, rest, dtype)
+    nonzero = count != 0
+    gs, e5, e6, p, b, count = gs[nonzero], e5[nonzero], e6[nonzero], p[nonzero], b[nonzero], count[nonzero]
+    third_p = np.where(p, e5, NONE)
+    third_b = np.where(p, np.where(b, e6, NONE), np.where(b, e5, NONE))
+    kind_of = np.append(rep, NONE).astype(np.int8)  # by class; index -1: no card
+    kinds = np.empty((len(gs), len(PLACES) + 2), np.int8)
+    kinds[:, :4] = representatives(detail.classes)[groups[gs, 2:]]  # by the classes the tests read
+    kinds[:, 4], kinds[:, 5], kinds[:, 6], kinds[:, 7] = kind_of[third_p], kind_of[third_b], kind_of[e5], kind_of[e6]
+    value_of = np.append(value, NONE).astype(np.int8)
     fields = value_fields(gp[gs].astype(np.int8), gb[gs].astype(np.int8), value_of[third_p], value_of[third_b])
     return kinds, count, fields
+
+
+def tail_counts(gs, e5, e6, counts, h0, h1, heads, group, weight, rest, dtype):
+    """For each row (group, fifth card class, sixth card class; NONE: free), the number of
+    sequences: the sum over the group's heads H of m_e5 (m_e6 - [e5 == e6]), m_e = counts[e] -
+    R_e the cards of class e left after the head; a free card counts every card left."""
+    out = np.zeros(len(gs), dtype)
+    c5, c6 = counts[np.maximum(e5, 0)], counts[np.maximum(e6, 0)]
+    m5 = c5 * h0[gs] - h1[gs, np.maximum(e5, 0)]  # sum of H m_e5
+    m6 = c6 * h0[gs] - h1[gs, np.maximum(e6, 0)]
+    neither, only5, only6, both = (e5 < 0) & (e6 < 0), (e5 >= 0) & (e6 < 0), (e5 < 0) & (e6 >= 0), (e5 >= 0) & (e6 >= 0)
+    out[neither] = h0[gs[neither]] * rest * (rest - 1)
+    out[only5] = m5[only5] * (rest - 1)
+    out[only6] = m6[only6] * (rest - 1)
+    if both.any():  # sum of H R_e5 R_e6 over the ordered pairs of head positions, for the groups needed
+        needed, row_of = np.unique(gs[both], return_inverse=True)
+        at = np.full(int(group.max()) + 1, -1)
+        at[needed] = np.arange(len(needed))
+        sel = at[group] >= 0
+        rows = at[group[sel]]
+        check_size(len(needed) * len(counts) ** 2, len(counts))
+        h2 = np.zeros((len(needed), len(counts), len(counts)), dtype)
+        for i in range(4):
+            for j in range(4):
+                np.add.at(h2, (rows, heads[sel, i], heads[sel, j]), weight[sel])
+        x, y, gb_ = e5[both], e6[both], gs[both]
+        out[both] = (c5[both] * c6[both] * h0[gb_] - c5[both] * h1[gb_, y] - c6[both] * h1[gb_, x]
+                     + h2[row_of, x, y] - (x == y) * m5[both])
+    return out
 
 
 DECK_KINDS = 52
 
 
-def infinite_deck(tableau: Tableau = PUNTO_BANCO) -> Distribution:
+def infinite_deck(tableau: Tableau = PUNTO_BANCO, knowledge: Knowledge = NOTHING) -> Distribution:
     """The limit of the distribution as the number of decks grows without end: each card one of
     the 52 kinds with probability 1/52, as if dealt with replacement. ``total`` is 52**6 and each
     cell counts the sequences of six card kinds (with repeats) that produce it.
@@ -373,10 +473,19 @@ def infinite_deck(tableau: Tableau = PUNTO_BANCO) -> Distribution:
     coefficients, and its d**6 coefficient is the limit's count (the total's is 52**6). That
     coefficient is the sixth finite difference of the counts at d = 1..7, divided by 6!.
 
+    Given ``knowledge``, the cards are independent in the limit, so the total is 52**6 times the
+    share of the kinds allowed at each position; the distribution then has no cells of its own
+    and each bet is counted at its card detail (bets.infinite_card_counts).
+
     >>> limit = infinite_deck()
     >>> limit.total == 52**6, int(limit.counts.sum()) == limit.total
     (True, True)
+    >>> infinite_deck(knowledge=Knowledge.parse(["1=6-9"])).total == 16 * 52**5
+    True
     """
+    if knowledge:
+        total = math.prod(sum(knowledge.allowed(p)) for p in range(1, 7))
+        return Distribution(None, tableau, total, np.zeros(0, np.int64), {}, knowledge)
     return _infinite_deck(tableau)
 
 

@@ -8,6 +8,11 @@ EoR      effect of removal of rank r: the exact change in a bet's EV when one ca
          expected change when a random card of that rank goes - so that the *sum rule*
          sum_r n_r EoR_r = 0 holds exactly (the EV of a shoe is the average EV after burning a
          random card).
+known    with cards of the coming coup known (knowledge.py), every EV is conditional on them,
+         and a suit's weight is also multiplied by the number of sequences that still agree
+         with them once the card is gone (the chance of the known cards given that removal).
+         The sum rule then holds with those weights: sum_r w_r EoR_r = 0, where w_r is n_r
+         times that number, over the number with a card of no particular kind gone.
 zero     T, J, Q and K together: their count-weighted average EoR.
 tags     a count system: an integer per rank A..9 and one for the zero class (T/J/Q/K).
 BC       betting correlation: the count-weighted correlation of tags and EoRs.
@@ -23,64 +28,85 @@ from pathlib import Path
 
 from .bets import RuleSet, evaluate, outcome_counts
 from .cards import RANKS, BaccaratError, Shoe, check_playable
-from .engine import enumerate_coup
+from .engine import Unsatisfiable, enumerate_coup, falling
+from .knowledge import NOTHING, Knowledge
 
 MAIN_OUTCOMES = ("banker", "player", "tie")
 TAG_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")  # T stands for the zero class
 
 
-def evs(rules: RuleSet, shoe: Shoe) -> dict:
+def evs(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> dict:
     """bet id -> exact EV, and ``P(banker)``, ``P(player)``, ``P(tie)`` of the next coup."""
-    dist = enumerate_coup(shoe, rules.tableau)
+    dist = enumerate_coup(shoe, rules.tableau, knowledge)
     probabilities = {f"P({name})": Fraction(count, dist.total)
                      for name, _, count in outcome_counts(dist) if name in MAIN_OUTCOMES}
     return {bet.id: evaluate(bet, dist).ev for bet in rules.bets} | probabilities
 
 
-def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict) -> dict | None:
-    """The EoR of ``rank`` for every key of ``base``; None when the shoe has none of that rank.
-    The card goes from each suit in turn, weighted by how many of that suit are left."""
-    n = shoe.rank_counts()[rank]
-    if n == 0:
+def agreeing(shoe: Shoe, rules: RuleSet, knowledge: Knowledge) -> int:
+    """Ordered 6-card sequences of ``shoe`` that agree with ``knowledge`` (0 if none)."""
+    try:
+        return enumerate_coup(shoe, rules.tableau, knowledge).total
+    except Unsatisfiable:
+        return 0
+
+
+def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict, knowledge: Knowledge = NOTHING):
+    """(the EoR of ``rank`` for every key of ``base``, its weight in the sum rule); None when the
+    shoe has none of that rank (or no removal of it leaves the known cards possible). The card
+    goes from each suit in turn, weighted by how many of that suit are left times the sequences
+    that then agree with the knowledge."""
+    if shoe.rank_counts()[rank] == 0:
         return None
     sighted = [bet for bet in rules.bets if not bet.needs.suit_blind]  # bets on named suits or colours
     blind = replace(rules, bets=tuple(bet for bet in rules.bets if bet not in sighted))
     total = dict.fromkeys(base, Fraction(0))
-    for part, rename_suits in ((blind, True), (replace(rules, bets=tuple(sighted)), False)):
-        keys = [bet.id for bet in part.bets] + [key for key in base if rename_suits and key.startswith("P(")]
+    weight = 0
+    for part, rename_suits in ((blind, knowledge.suit_blind), (replace(rules, bets=tuple(sighted)), False)):
+        keys = [bet.id for bet in part.bets] + [key for key in base if key.startswith("P(") and part is blind]
         weight_of = {}  # removals that differ only by suit names give the same EVs (to a suit-blind bet)
         for suit, k in enumerate(shoe.counts[rank]):
             if k and keys:
                 after = shoe.remove(rank, suit)
                 after = after.canonical() if rename_suits else after
                 weight_of[after] = weight_of.get(after, 0) + k
+        part_weight = 0
         for after, k in weight_of.items():
-            ev_after = evs(part, after)
-            for key in keys:
-                total[key] += k * (ev_after[key] - base[key])
-    return {key: value / n for key, value in total.items()}
+            w = k * agreeing(after, rules, knowledge) if knowledge else k
+            if w:
+                ev_after = evs(part, after, knowledge)
+                for key in keys:
+                    total[key] += w * (ev_after[key] - base[key])
+            part_weight += w
+        weight = weight or part_weight
+    if not weight:
+        return None
+    scale = Fraction(1, falling(shoe.size - 1, 6)) if knowledge else 1
+    return {key: value / weight for key, value in total.items()}, weight * scale
 
 
 @dataclass(frozen=True)
 class Removal:
     """Effects of removal on one shoe: ``base[key]`` the EV (or probability) now, ``by_rank[r]``
-    the exact EoR of each rank index r for every key (None where the rank is gone)."""
+    the exact EoR of each rank index r for every key (None where the rank is gone), and
+    ``weights[r]`` the rank's weight in the sum rule (the cards of that rank left; see ``known``
+    in the glossary for the weights given known cards)."""
 
     shoe: Shoe
     base: dict
     by_rank: tuple
+    weights: tuple
 
     def zero_class(self, key):
-        """The EoR of a zero-value card (T, J, Q or K), weighted by how many of each are left."""
-        counts = self.shoe.rank_counts()[9:]
-        if not sum(counts):
+        """The EoR of a zero-value card (T, J, Q or K), weighted as in the sum rule."""
+        pairs = [(w, e[key]) for w, e in zip(self.weights[9:], self.by_rank[9:]) if e is not None]
+        if not pairs:
             return None
-        return sum((c * self.by_rank[9 + i][key] for i, c in enumerate(counts) if c), Fraction(0)) / sum(counts)
+        return sum((w * e for w, e in pairs), Fraction(0)) / sum(w for w, _ in pairs)
 
     def check_sum(self, key) -> Fraction:
-        """sum_r n_r EoR_r: exactly 0 (the sum rule)."""
-        counts = self.shoe.rank_counts()
-        return sum((n * eor[key] for n, eor in zip(counts, self.by_rank) if eor is not None), Fraction(0))
+        """sum_r w_r EoR_r: exactly 0 (the sum rule)."""
+        return sum((w * eor[key] for w, eor in zip(self.weights, self.by_rank) if eor is not None), Fraction(0))
 
     def sum_of_squares(self, key) -> Fraction:
         """sum over the 13 ranks of EoR squared (by rank, as published tables give it)."""
@@ -91,17 +117,20 @@ class Removal:
         return [None if self.by_rank[r] is None else self.by_rank[r][key] for r in range(9)] + [self.zero_class(key)]
 
 
-def effect_of_removal(rules: RuleSet, shoe: Shoe, progress=None) -> Removal:
-    """The exact EoR of each rank for every bet of ``rules`` (and P(banker/player/tie))."""
+def effect_of_removal(rules: RuleSet, shoe: Shoe, progress=None, knowledge: Knowledge = NOTHING) -> Removal:
+    """The exact EoR of each rank for every bet of ``rules`` (and P(banker/player/tie)), given
+    ``knowledge`` of the coming coup's cards."""
     if shoe.size < 7:
         raise BaccaratError(f"effect of removal needs a shoe of at least 7 cards (this one has {shoe.size})")
-    base = evs(rules, shoe)
-    by_rank = []
+    base = evs(rules, shoe, knowledge)
+    by_rank, weights = [], []
     for rank in range(13):
-        by_rank.append(rank_removal(rules, shoe, rank, base))
+        removal = rank_removal(rules, shoe, rank, base, knowledge)
+        by_rank.append(removal and removal[0])
+        weights.append(removal[1] if removal else 0)
         if progress:
             progress(1)
-    return Removal(shoe, base, tuple(by_rank))
+    return Removal(shoe, base, tuple(by_rank), tuple(weights))
 
 
 def pair_removals(rules: RuleSet, shoe: Shoe, bet_id: str, progress=None) -> list[dict]:

@@ -26,6 +26,7 @@ from functools import lru_cache, reduce
 import numpy as np
 
 from .cards import KINDS, VALUES, kind_attributes
+from .knowledge import NOTHING, Knowledge
 from .tableau import STOOD, Tableau
 
 NONE = -1  # the value (or kind) of a third card that was not dealt
@@ -37,6 +38,7 @@ GROUPS = {
     "first_four": HEAD,
     "all_cards": PLACES,
 }
+POSITION_FIELDS = HEAD + ("fifth_card", "sixth_card")  # the card at each position 1-6, dealt or not
 RANK_VALUE = np.array(VALUES)  # point value of each rank index
 KIND_VALUE = np.repeat(RANK_VALUE, 4)  # point value of each kind (rank * 4 + suit)
 
@@ -136,41 +138,66 @@ def union(needs) -> Needs:
 @dataclass(frozen=True)
 class Detail:
     """The card detail a question keeps: ``classes[kind]`` numbers the classes of cards that no
-    test tells apart (kinds of one class pass the same tests and share the attributes compared);
-    ``places`` the places read; ``tableau`` whether the draws matter; ``symmetry`` which head
-    cards may be exchanged without changing any answer: ``"head"`` (all four: only the groups
-    first four and all cards read them), ``"hands"`` (each hand's two: no head place is read
-    alone) or ``""``."""
+    test tells apart (kinds of one class pass the same tests and share the attributes compared;
+    the walks split them further by value and by what is known, see :meth:`split`); ``places``
+    the places read; ``tableau`` whether the draws matter; ``symmetry`` which head cards may be
+    exchanged without changing any answer: ``"head"`` (all four: only the groups first four and all cards read them), ``"hands"`` (each
+    hand's two: no head place is read alone) or ``""``; ``knowledge`` what is known of the cards
+    (the walk counts only the sequences that agree); ``revealed`` the positions 1-6 whose card's
+    class is kept as a field (POSITION_FIELDS), dealt or not."""
 
     classes: tuple
     places: frozenset
     tableau: bool
     symmetry: str
+    knowledge: Knowledge = NOTHING
+    revealed: frozenset = frozenset()
 
     @classmethod
     @lru_cache(maxsize=256)
-    def of(cls, needs: Needs) -> Detail:
-        """The coarsest detail that answers every test of ``needs``.
+    def of(cls, needs: Needs, knowledge: Knowledge = NOTHING, revealed: frozenset = frozenset()) -> Detail:
+        """The coarsest detail that answers every test of ``needs`` given ``knowledge``, keeping
+        the cards at the ``revealed`` positions.
 
         >>> from .cards import FACE_RANKS
         >>> face = tuple(k // 4 in FACE_RANKS for k in range(52))
         >>> d = Detail.of(Needs(frozenset({"player_3"}), frozenset({face}), tableau=True))
         >>> len(set(d.classes)), d.symmetry
         (2, 'head')
+        >>> known = Detail.of(Needs(tableau=True), Knowledge.parse(["5=red"]))
+        >>> len(set(known.classes)), len(set(known.split(False, [5])))
+        (1, 2)
         """
-        signature = [tuple(subset[k] for subset in sorted(needs.subsets))
+        subsets = sorted(needs.subsets)
+        signature = [tuple(subset[k] for subset in subsets)
                      + tuple(kind_attributes(k)[a] for a in sorted(needs.attributes)) for k in range(KINDS)]
         first = {}
         classes = tuple(first.setdefault(sig, len(first)) for sig in signature)
-        head_singles = needs.singles & set(HEAD)
+        shown = {HEAD[p - 1] for p in revealed if p <= len(HEAD)}
+        head_singles = needs.singles & set(HEAD) | shown
         hand_groups = needs.singles & {"player_hand", "banker_hand"}
         symmetry = "" if head_singles else "hands" if hand_groups else "head"
-        return cls(classes, needs.places, needs.tableau, symmetry)
+        return cls(classes, needs.places | shown, needs.tableau, symmetry, knowledge, frozenset(revealed))
 
-    def refined_by_value(self) -> tuple:
-        """Classes split further by point value, for the positions where the tableau reads it."""
+    @property
+    def positions(self) -> frozenset:
+        """The positions 1-6 whose card's class the walk follows by itself: those revealed or known."""
+        return self.revealed | set(self.knowledge.positions)
+
+    def tells(self, attribute: str) -> bool:
+        """Whether cards of one class always share ``attribute`` (rank, suit, ...)."""
         first = {}
-        return tuple(first.setdefault((c, KIND_VALUE[k]), len(first)) for k, c in enumerate(self.classes))
+        return all(first.setdefault(c, kind_attributes(k)[attribute]) == kind_attributes(k)[attribute]
+                   for k, c in enumerate(self.classes))
+
+    def split(self, by_value: bool, positions) -> tuple:
+        """The classes split further by point value (for the positions where the tableau reads
+        it) and by what is known at ``positions``: a walk follows cards in these classes where it
+        needs to apply the tableau or the knowledge, and in the coarser ``classes`` elsewhere."""
+        known = [self.knowledge.known[p - 1] for p in positions if self.knowledge.known[p - 1] is not None]
+        first = {}
+        return tuple(first.setdefault((c, KIND_VALUE[k] if by_value else 0, tuple(s[k] for s in known)), len(first))
+                     for k, c in enumerate(self.classes))
 
 
 def representatives(classes) -> np.ndarray:

@@ -31,6 +31,8 @@ from pathlib import Path
 from . import __version__, views
 from .bets import RuleSet
 from .cards import BaccaratError, Shoe, make_shoe
+from .engine import enumerate_coup
+from .knowledge import NOTHING, Knowledge
 from .render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
 from .render import to_json as exact_json
 from .rulefile import BUILT_IN, get_rules
@@ -50,6 +52,7 @@ class Request:
     remove: str = ""
     shoe_file: str | None = None
     side_bets: str | None = None  # comma-separated bet ids to chart beside the main bets
+    known: tuple[str, ...] = ()  # POS=CARDS: what is known of the coup's cards
 
     def command(self, out: str) -> str:
         """The command line that writes this report again.
@@ -63,6 +66,8 @@ class Request:
                 words += [option, value]
         if self.side_bets is not None:
             words += ["--side-bets", self.side_bets]
+        for item in self.known:
+            words += ["--known", item]
         return shlex.join(words + ["-o", out])
 
 
@@ -74,6 +79,7 @@ class Plan:
     shoe: Shoe
     deck_counts: tuple[int, ...]
     side_bets: tuple[str, ...] | None  # None: the most sensitive to removal, per rule set
+    knowledge: Knowledge = NOTHING
 
 
 def plan(request: Request) -> Plan:
@@ -83,6 +89,7 @@ def plan(request: Request) -> Plan:
     >>> [r.name for r in p.rules], p.shoe.size, p.deck_counts
     (['standard'], 312, (1, 2, 4, 6, 8))
     """
+    knowledge = Knowledge.parse(request.known)
     rule_sets = tuple(get_rules(name) for name in request.rules or ("standard",))
     names = [r.name for r in rule_sets]
     if len(set(names)) < len(names):
@@ -105,7 +112,9 @@ def plan(request: Request) -> Plan:
                                     f"(bets: {', '.join(sorted(known))})")
     full = full_decks(shoe)
     deck_counts = tuple(sorted(set(REPORT_DECKS) | ({full} if full else set())))
-    return Plan(rule_sets, shoe, deck_counts, side_bets)
+    for r in rule_sets:
+        enumerate_coup(shoe, r.tableau, knowledge)  # the known cards must be possible in this shoe
+    return Plan(rule_sets, shoe, deck_counts, side_bets, knowledge)
 
 
 def full_decks(shoe: Shoe) -> int | None:
@@ -202,23 +211,24 @@ def build(p: Plan, command: str, progress=None) -> Report:
     from . import charts
 
     advance = progress or (lambda n: None)
-    shoe, where = p.shoe, p.shoe.describe()
+    shoe, where, known = p.shoe, p.shoe.describe(), p.knowledge
     key = dict(zip((r.name for r in p.rules), unique_slugs([r.name for r in p.rules])))  # file names
-    title = f"Par sheet: {', '.join(r.name for r in p.rules)}; shoe of {where}"
+    title = f"Par sheet: {', '.join(r.name for r in p.rules)}; shoe of {where}" + ("; with known cards" if known else "")
     outcomes = []
     for tableau in tableaus(p):
-        outcomes.append(views.odds(shoe, tableau))
-        outcomes[-1].title = f"Outcomes of one coup, tableau {tableau.name}: {outcomes[-1].data['total']:,} ordered 6-card sequences"
+        outcomes.append(views.odds(shoe, tableau, known))
+        outcomes[-1].title = (f"Outcomes of one coup, tableau {tableau.name}: {outcomes[-1].data['total']:,} ordered 6-card "
+                              "sequences" + (" that agree with the known cards" if known else ""))
         advance(1)
     edges, by_decks, removals = {}, {}, {}
     for r in p.rules:
-        edges[r.name] = views.edge(r, shoe)
+        edges[r.name] = views.edge(r, shoe, known)
         advance(1)
-        by_decks[r.name] = views.by_decks(r, list(p.deck_counts))
+        by_decks[r.name] = views.by_decks(r, list(p.deck_counts), known)
         advance(1)
-        removals[r.name] = views.eor(r, shoe, progress=advance)
+        removals[r.name] = views.eor(r, shoe, progress=advance, knowledge=known)
     charted = {r.name: chart_bets(r, removals[r.name], p.side_bets) for r in p.rules}
-    comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True)
+    comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True, knowledge=known)
     advance(1)
 
     def edge_chart(r):
@@ -252,6 +262,11 @@ def build(p: Plan, command: str, progress=None) -> Report:
         blocks += [Heading(3, f"{r.name}: {r.description}"), para(f"Source: {r.source or '-'}"),
                    Table(f"rules-{key[r.name]}", bets), Table(f"tableau-{key[r.name]}", views.tableau_view(r.tableau))]
     blocks += [Heading(2, "Shoe"), Table("shoe", views.shoe_view(shoe))]
+    if known:
+        blocks += [Heading(2, "Known cards"), para(
+            "Every figure of this report is conditional on what is known of the coming coup's cards (positions in "
+            f"dealing order): {known.describe()}. Combinations count only the sequences that agree with it; the "
+            "tables by number of decks assume the same knowledge on each full shoe.")]
     blocks += [Heading(2, "Outcome distribution"), para(
         "Combinations are ordered sequences of six cards, N(N-1)...(N-5) for an N-card shoe: a coup that uses four "
         "or five cards counts the ways to draw the cards it leaves.")]
@@ -283,7 +298,7 @@ def build(p: Plan, command: str, progress=None) -> Report:
         advance(1)
     blocks += [Heading(2, "How this was computed"), *how_computed(command)]
     data = {"generator": GENERATOR, "version": __version__, "command": command, "title": title,
-            "shoe": views.shoe_data(shoe), "rules": [r.name for r in p.rules],
+            "shoe": views.shoe_data(shoe), **views.known_data(known), "rules": [r.name for r in p.rules],
             "deck_counts": list(p.deck_counts)}
     return Report(title, tuple(blocks), data)
 

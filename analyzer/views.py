@@ -7,6 +7,7 @@ from fractions import Fraction
 from .bets import BetResult, RuleSet, analyse, evaluate, outcome_counts, payout_text, percent_text
 from .cards import RANKS, BaccaratError, Shoe
 from .engine import enumerate_coup, infinite_deck
+from .knowledge import NOTHING, POSITION_NAMES, Knowledge
 from .render import Column, View, is_number, percent
 from .rulefile import BUILT_IN, get_rules, tableau_grid
 from .tableau import PUNTO_BANCO, Tableau
@@ -16,25 +17,37 @@ def shoe_data(shoe: Shoe) -> dict:
     return {"cards": shoe.size, "ranks": dict(zip(RANKS, shoe.rank_counts())), "description": shoe.describe()}
 
 
-def odds(shoe: Shoe, tableau: Tableau = PUNTO_BANCO) -> View:
-    """The probability of each main outcome of one coup."""
-    dist = enumerate_coup(shoe, tableau)
+def given(knowledge: Knowledge) -> str:
+    """The words a title adds for known cards (nothing when none are known)."""
+    return f"\nKnown: {knowledge.describe()}" if knowledge else ""
+
+
+def odds(shoe: Shoe, tableau: Tableau = PUNTO_BANCO, knowledge: Knowledge = NOTHING) -> View:
+    """The probability of each main outcome of one coup (given ``knowledge`` of its cards)."""
+    dist = enumerate_coup(shoe, tableau, knowledge)
     rows = [
         {"id": name, "outcome": label, "combinations": count, "probability": Fraction(count, dist.total)}
         for name, label, count in outcome_counts(dist)
     ]
+    agree = " that agree with the known cards" if knowledge else ""
     return View(
-        title=f"Outcomes of one coup: {shoe.describe()}; {dist.total:,} ordered 6-card sequences",
+        title=f"Outcomes of one coup: {shoe.describe()}; {dist.total:,} ordered 6-card sequences{agree}{given(knowledge)}",
         columns=[Column("outcome", "outcome"), Column("combinations", "combinations", "count"),
                  Column("probability", "probability", "percent")],
         rows=rows,
         data={
             "shoe": shoe_data(shoe),
             "tableau": tableau.name,
+            **known_data(knowledge),
             "total": dist.total,
             "outcomes": {r["id"]: {"combinations": r["combinations"], "probability": r["probability"]} for r in rows},
         },
     )
+
+
+def known_data(knowledge: Knowledge) -> dict:
+    """The JSON key for known cards: position -> what is known (only when something is)."""
+    return {"known": knowledge.data()} if knowledge else {}
 
 
 def bet_row(result: BetResult) -> dict:
@@ -83,23 +96,25 @@ def line_rows(row: dict) -> list[dict]:
              ("push" if ln["pays"] == 0 else "win"): ln["probability"]} for ln in row["lines"]]
 
 
-def edge(rules: RuleSet, shoe: Shoe) -> View:
-    """The house-edge table of every bet of ``rules`` on ``shoe``; a bet with several pay lines
-    is followed by one row per line."""
-    rows = [bet_row(r) for r in analyse(rules, shoe)]
+def edge(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
+    """The house-edge table of every bet of ``rules`` on ``shoe`` (given ``knowledge`` of the
+    coup's cards); a bet with several pay lines is followed by one row per line."""
+    dist = enumerate_coup(shoe, rules.tableau, knowledge)
+    rows = [bet_row(evaluate(bet, dist)) for bet in rules.bets]
     return View(
-        title=f"House edge: rules {rules.name} ({rules.description}); shoe {shoe.describe()}",
+        title=f"House edge: rules {rules.name} ({rules.description}); shoe {shoe.describe()}{given(knowledge)}",
         columns=EDGE_COLUMNS,
         rows=[shown for row in rows for shown in [row] + line_rows(row)],
         data={"rules": rules.name, "description": rules.description, "tableau": rules.tableau.name,
-              "shoe": shoe_data(shoe), "bets": rows},
+              "shoe": shoe_data(shoe), **known_data(knowledge), "total": dist.total, "bets": rows},
     )
 
 
-def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False) -> View:
-    """The house edge of each bet under several (label, rules, shoe) variants, side by side;
-    with ``shared_only``, only the bets that at least two variants have."""
-    edges = [{r.bet.id: r for r in analyse(rules, shoe)} for _, rules, shoe in variants]
+def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False, knowledge: Knowledge = NOTHING) -> View:
+    """The house edge of each bet under several (label, rules, shoe) variants, side by side (given
+    ``knowledge`` of the coup's cards); with ``shared_only``, only the bets that at least two
+    variants have."""
+    edges = [{r.bet.id: r for r in analyse(rules, shoe, knowledge)} for _, rules, shoe in variants]
     bets = list({r.bet.id: r.bet for by_id in edges for r in by_id.values()}.values())
     if shared_only:
         bets = [bet for bet in bets if sum(bet.id in by_id for by_id in edges) >= 2]
@@ -109,10 +124,11 @@ def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False
         for bet in bets
     ]
     return View(
-        title="House edge compared (ties and pushes counted as bets)",
+        title=f"House edge compared (ties and pushes counted as bets){given(knowledge)}",
         columns=[Column("name", "bet")] + [Column(f"v{i}", label, "percent") for i, (label, _, _) in enumerate(variants)],
         rows=rows,
         data={
+            **known_data(knowledge),
             "columns": [{"label": label, "rules": rules.name, "shoe": shoe_data(shoe)} for label, rules, shoe in variants],
             "bets": [{"bet": row["bet"], "name": row["name"],
                       "house_edge": [row[f"v{i}"] for i in range(len(variants))]} for row in rows],
@@ -125,18 +141,20 @@ def deck_label(decks: int) -> str:
     return f"{decks} deck{'s' * (decks != 1)}"
 
 
-def by_decks(rules: RuleSet, deck_counts: list[int]) -> View:
+def by_decks(rules: RuleSet, deck_counts: list[int], knowledge: Knowledge = NOTHING) -> View:
     """The house edge of each bet on full shoes of each number of decks, and its exact limit as
     the number of decks grows without end (cards dealt as if with replacement)."""
     labels = [deck_label(d) for d in deck_counts] + ["infinite"]
-    dists = [enumerate_coup(Shoe.decks(d), rules.tableau) for d in deck_counts] + [infinite_deck(rules.tableau)]
+    dists = [enumerate_coup(Shoe.decks(d), rules.tableau, knowledge) for d in deck_counts] \
+        + [infinite_deck(rules.tableau, knowledge)]
     rows = [{"bet": bet.id, "name": bet.name, **{f"d{i}": evaluate(bet, dist).house_edge for i, dist in enumerate(dists)}}
             for bet in rules.bets]
     return View(
-        title=f"House edge by number of decks: rules {rules.name} (infinite: the exact limit as decks grow without end)",
+        title=f"House edge by number of decks: rules {rules.name} (infinite: the exact limit as decks grow without end)"
+              f"{given(knowledge)}",
         columns=[Column("name", "bet")] + [Column(f"d{i}", label, "percent") for i, label in enumerate(labels)],
         rows=rows,
-        data={"rules": rules.name, "decks": deck_counts + ["infinite"],
+        data={"rules": rules.name, "decks": deck_counts + ["infinite"], **known_data(knowledge),
               "bets": [{"bet": r["bet"], "name": r["name"], "house_edge": [r[f"d{i}"] for i in range(len(dists))]}
                        for r in rows]},
     )
@@ -200,13 +218,14 @@ def rules_show(rules: RuleSet) -> View:
     )
 
 
-def solve(rules: RuleSet, shoe: Shoe, bet_id: str, vary: str | None, target_edge, match: str | None) -> View:
+def solve(rules: RuleSet, shoe: Shoe, bet_id: str, vary: str | None, target_edge, match: str | None,
+          knowledge: Knowledge = NOTHING) -> View:
     """The payout or commission of a bet that gives it a target house edge (default 0: break even),
-    or the house edge of another bet (``match``)."""
+    or the house edge of another bet (``match``), given ``knowledge`` of the coup's cards."""
     from . import symbolic
 
     bet = rules.bet(bet_id)
-    dist = enumerate_coup(shoe, rules.tableau)
+    dist = enumerate_coup(shoe, rules.tableau, knowledge)
     varied, x, what = symbolic.unknown(bet, vary)
     ev = evaluate(varied, dist).ev
     target = target_edge if match is None else evaluate(rules.bet(match), dist).house_edge
@@ -217,11 +236,11 @@ def solve(rules: RuleSet, shoe: Shoe, bet_id: str, vary: str | None, target_edge
     row = {"bet": bet.id, "vary": vary or str(x), "value": value, "house_edge": target,
            "ev_expression": str(ev), "question": f"{bet.name}: {what} for {goal}"}
     return View(
-        title=f"Solve on {shoe.describe()}, rules {rules.name}: EV of {bet.name} = {ev}",
+        title=f"Solve on {shoe.describe()}, rules {rules.name}: EV of {bet.name} = {ev}{given(knowledge)}",
         columns=[Column("question", "question"), Column("value", "value", "number"),
                  Column("house_edge", "house edge", "percent")],
         rows=[row],
-        data={"rules": rules.name, "shoe": shoe_data(shoe), **row},
+        data={"rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge), **row},
     )
 
 
@@ -230,11 +249,12 @@ def unit_kind(unit: str) -> str:
     return "permille" if unit == "permille" else "fine"
 
 
-def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None) -> View:
-    """The exact effect of removing one card of each rank on every bet (and on P(banker/player/tie))."""
+def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None, knowledge: Knowledge = NOTHING) -> View:
+    """The exact effect of removing one card of each rank on every bet (and on P(banker/player/tie)),
+    given ``knowledge`` of the coming coup's cards."""
     from .eor import effect_of_removal
 
-    removal = effect_of_removal(rules, shoe, progress)
+    removal = effect_of_removal(rules, shoe, progress, knowledge)
     kind = unit_kind(unit)
     rows = []
     for key, base in removal.base.items():
@@ -246,14 +266,15 @@ def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None) -> Vie
     return View(
         title=(f"Effect of removing one card (change in EV per unit; + helps the bettor): rules {rules.name}; "
                f"shoe {shoe.describe()}\nzero = T/J/Q/K together; sum check = sum over ranks of cards left x EoR "
-               f"(exactly 0)"),
+               f"(exactly 0)" + (given(knowledge) + "; each card's weight is also the chance of the known cards "
+                                 "once it is gone" if knowledge else "")),
         columns=[Column("bet", "bet"), Column("ev", "EV", "percent")]
         + [Column(r, r, kind) for r in RANKS] + [Column("zero", "zero", kind),
                                                 Column("sum_of_squares", "sum sq", "sci"),
                                                 Column("sum_check", "sum check", "sci")],
         rows=rows,
         data={
-            "rules": rules.name, "shoe": shoe_data(shoe),
+            "rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge),
             "bets": [{"bet": r["bet"], "ev": r["ev"], "eor": {k: r[k] for k in RANKS}, "zero": r["zero"],
                       "sum_of_squares": r["sum_of_squares"], "sum_check": r["sum_check"]} for r in bets],
             "outcomes": [{"outcome": r["bet"][2:-1], "probability": r["ev"], "eor": {k: r[k] for k in RANKS},
@@ -313,17 +334,17 @@ def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=(), la
     )
 
 
-def now(rules: RuleSet, shoe: Shoe, dealt, positive_only: bool = False) -> View:
-    """Every bet's exact edge on the next coup from the cards left, and which bets are positive
-    (with ``positive_only``, the table holds those alone)."""
+def now(rules: RuleSet, shoe: Shoe, dealt, positive_only: bool = False, knowledge: Knowledge = NOTHING) -> View:
+    """Every bet's exact edge on the next coup from the cards left (given ``knowledge`` of that
+    coup's cards), and which bets are positive (with ``positive_only``, the table holds those alone)."""
     from .eor import shoe_in_play
 
     left = shoe_in_play(shoe, dealt)
-    view = edge(rules, left)
+    view = edge(rules, left, knowledge)
     positive = [row["bet"] for row in view.data["bets"] if is_positive(row["ev"])]
     if positive_only:
-        view = edge(rules.only(positive), left)
-    view.title = (f"Next coup after {len(dealt)} cards dealt: shoe {left.describe()}; rules {rules.name}\n"
+        view = edge(rules.only(positive), left, knowledge)
+    view.title = (f"Next coup after {len(dealt)} cards dealt: shoe {left.describe()}; rules {rules.name}{given(knowledge)}\n"
                   f"Positive expectation: {', '.join(positive) or 'none'}")
     view.data |= {"dealt": len(dealt), "positive": positive}
     return view
@@ -331,6 +352,72 @@ def now(rules: RuleSet, shoe: Shoe, dealt, positive_only: bool = False) -> View:
 
 def is_positive(value) -> bool:
     return isinstance(value, Fraction) and value > 0
+
+
+def advantage(rules: RuleSet, shoe: Shoe, result, knowledge: Knowledge = NOTHING) -> View:
+    """One row per state the bettor may see: its probability, each bet's EV given it, the best
+    bet and whether he bets; the title and JSON give his advantage per coup dealt."""
+    info, bets = result.info, result.bets
+    rows = []
+    for state in result.states:
+        best = bets[state.best]
+        rows.append({"seen": info.state_name(state.groups), "probability": state.probability,
+                     **{f"ev {b.id}": ev for b, ev in zip(bets, state.evs)},
+                     "best": best.id, "ev": state.evs[state.best], "bets": "yes" if state.evs[state.best] > 0 else "no",
+                     "groups": state.groups})
+    return View(
+        title=(f"Advantage of a bettor who sees {info.describe()} before betting: {percent(result.advantage)} per coup "
+               f"dealt (he bets on {percent(result.betting_share, 2)} of coups)\nrules {rules.name}; shoe "
+               f"{shoe.describe()}; bets {', '.join(b.id for b in bets)}; he stakes 1 unit on the best bet when its EV "
+               f"is positive{given(knowledge)}"),
+        columns=[Column("seen", "seen"), Column("probability", "probability", "percent")]
+        + [Column(f"ev {b.id}", f"EV {b.id}", "percent") for b in bets]
+        + [Column("best", "best bet"), Column("ev", "its EV", "percent"), Column("bets", "bets?")],
+        rows=rows,
+        data={"rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge), "total": result.total,
+              "information": {"positions": list(info.positions), "groups": [list(g) for g in info.groups]},
+              "bets": [b.id for b in bets], "advantage": result.advantage, "betting_share": result.betting_share,
+              "states": [{"seen": {str(p): list(info.groups[g]) for p, g in zip(info.positions, r["groups"])},
+                          "probability": r["probability"], "best_bet": r["best"], "ev": r["ev"], "bets": r["bets"] == "yes",
+                          "evs": {b.id: r[f"ev {b.id}"] for b in bets}} for r in rows]},
+    )
+
+
+def best_sort(rules: RuleSet, shoe: Shoe, ranking, bets, positions, knowledge: Knowledge = NOTHING, shown: int = 10) -> View:
+    """The best split of the point values for edge sorting at ``positions``, and the runners-up."""
+    from .advantage import values_text
+
+    rows = [{"rank": i + 1, "sort": values_text(group), "advantage": result.advantage, "share": result.betting_share,
+             "group": list(group)} for i, (group, result) in enumerate(ranking[:shown])]
+    best = rows[0]
+    where = ", ".join(map(str, positions))
+    return View(
+        title=(f"Best sort at card{'s' * (len(positions) > 1)} {where}: {best['sort']} against the rest, advantage "
+               f"{percent(best['advantage'])} per coup dealt ({len(ranking)} splits of the ten point values tried)\n"
+               f"rules {rules.name}; shoe {shoe.describe()}; bets {', '.join(b.id for b in bets)}{given(knowledge)}"),
+        columns=[Column("rank", "rank", "count"), Column("sort", "sorted group"), Column("advantage", "advantage", "percent"),
+                 Column("share", "coups bet", "percent")],
+        rows=rows,
+        data={"rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge), "positions": list(positions),
+              "bets": [b.id for b in bets], "sort": best["group"], "advantage": best["advantage"],
+              "ranking": [{"sort": r["group"], "advantage": r["advantage"], "betting_share": r["share"]} for r in rows]},
+    )
+
+
+def by_position(rules: RuleSet, shoe: Shoe, results, bets, knowledge: Knowledge = NOTHING) -> View:
+    """The advantage of knowing the exact point value of one card, for each position."""
+    rows = [{"position": p, "card": POSITION_NAMES[p - 1], "advantage": r.advantage, "share": r.betting_share}
+            for p, r in results]
+    return View(
+        title=(f"What an exposed card is worth: the advantage of knowing its exact point value before betting, by "
+               f"position\nrules {rules.name}; shoe {shoe.describe()}; bets {', '.join(b.id for b in bets)}{given(knowledge)}"),
+        columns=[Column("position", "position", "count"), Column("card", "card"), Column("advantage", "advantage", "percent"),
+                 Column("share", "coups bet", "percent")],
+        rows=rows,
+        data={"rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge), "bets": [b.id for b in bets],
+              "positions": [{"position": r["position"], "card": r["card"], "advantage": r["advantage"],
+                             "betting_share": r["share"]} for r in rows]},
+    )
 
 
 def simulate(sim) -> View:
