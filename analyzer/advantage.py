@@ -8,7 +8,7 @@ information  what the bettor sees before he bets: at each of some positions (1-6
              values apart.
 state        one pattern the bettor may see: a group at each position.
 best bet     in a state, the bet with the highest EV given the state (the first of the bets
-             asked, among equals); the bettor stakes one unit on it when that EV is positive,
+             in the order asked, among equals); the bettor stakes one unit on it when that EV is positive,
              and does not bet otherwise.
 advantage    his expected win per coup dealt: the sum over states of P(state) x max(0, best EV).
 
@@ -117,15 +117,17 @@ def parse_values(text: str) -> tuple[int, ...]:
     ((6, 7, 8, 9), (0, 5, 6))
     """
     values = set()
-    for item in text.split(","):
-        low, _, high = item.strip().partition("-")
-        ends = [low.strip(), (high or low).strip()]
+    for item in (item for item in text.split(",") if item.strip()):
+        low, dash, high = item.strip().partition("-")
+        ends = [low.strip(), (high if dash else low).strip()]
         if not all(e.isascii() and e.isdigit() and len(e) == 1 for e in ends):
             raise BaccaratError(f"a group of point values is written like 6,7,8,9 or 6-9 (values 0 to 9); got {text.strip()!r}")
         a, b = map(int, ends)
         if a > b:
             raise BaccaratError(f"the range {item.strip()!r} runs backwards")
         values |= set(range(a, b + 1))
+    if not values:
+        raise BaccaratError(f"a group of point values is written like 6,7,8,9 or 6-9 (values 0 to 9); got {text.strip()!r}")
     return tuple(sorted(values))
 
 

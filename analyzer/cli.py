@@ -331,7 +331,8 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
             else ap.Information.exact(places) if exact_card else None)
     knowledge = Knowledge.parse(known)
     rule_set = get_rules(rules)
-    bets = rule_set.only([b.strip() for b in bet_ids.split(",")]).bets if bet_ids.strip() else ap.default_bets(rule_set)
+    named = [b.strip() for b in bet_ids.split(",") if b.strip()]
+    bets = tuple({b: rule_set.bet(b) for b in named}.values()) if named else ap.default_bets(rule_set)  # in the order asked
     shoe = make_shoe(decks, remove, shoe_file)
     if by_position:
         view = views.by_position(rule_set, shoe, ap.by_position(rule_set, shoe, bets, places, knowledge), bets, knowledge)

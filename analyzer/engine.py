@@ -291,7 +291,7 @@ def orderings(tuples: np.ndarray) -> np.ndarray:
     return out
 
 
-MAX_CELLS = 40_000_000  # bounds the memory of a card-level walk
+MAX_CELLS = 12_000_000  # bounds the memory of a card-level walk (52**4 heads fit; about 1 GB at most)
 
 
 def head_walk(n: np.ndarray, detail: Detail, dtype):
@@ -313,20 +313,21 @@ def head_walk(n: np.ndarray, detail: Detail, dtype):
         weight = draw_factors(tuples, counts) * orderings(tuples).astype(dtype)
     else:
         check_size(k ** len(read), k)
-        tuples = np.indices((k,) * len(read)).reshape(len(read), -1).T
+        tuples = np.indices((k,) * len(read), dtype=np.int8).reshape(len(read), -1).T  # at most 52 classes
         weight = draw_factors(tuples, counts)
         for j, p in enumerate(read):
             weight = weight * allowed[p][tuples[:, j]]
     unread = sorted(followed - set(read))
     if unread:
-        atom = np.unique(np.stack([allowed[p] for p in unread], 1), axis=0, return_inverse=True)[1].reshape(-1)
+        atom = np.unique(np.stack([allowed[p] for p in unread], 1), axis=0, return_inverse=True)[1].reshape(-1).astype(np.int8)
         atom_counts = np.zeros(atom.max() + 1, dtype)
         np.add.at(atom_counts, atom, counts)
         dealt = atom[tuples]  # [row, earlier card]: the atom of each card dealt so far
         for p in unread:
             choices = np.unique(atom[allowed[p]])
+            check_size(len(tuples) * len(choices), k)
             rows = np.repeat(np.arange(len(tuples)), len(choices))
-            a = np.tile(choices, len(tuples))
+            a = np.tile(choices, len(tuples)).astype(np.int8)
             weight = weight[rows] * (atom_counts[a] - (dealt[rows] == a[:, None]).sum(1))
             tuples, dealt = tuples[rows], np.column_stack([dealt[rows], a])
     keep = weight != 0
@@ -339,8 +340,8 @@ def head_walk(n: np.ndarray, detail: Detail, dtype):
 
 def check_size(cells: int, k: int):
     if cells > MAX_CELLS:
-        raise BaccaratError(f"these bets and known cards need too much card detail ({k} card classes at once): "
-                            "ask for fewer card attributes (rank and suit together) or fewer places")
+        raise BaccaratError(f"these bets need too much card detail at once ({k} card classes): ask for fewer card "
+                            "attributes (rank and suit together), fewer places, or fewer cards known or watched")
 
 
 def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
@@ -361,7 +362,7 @@ def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
     tail_index[tail_label[rep]] = np.arange(k)
     value, feature = KIND_VALUE[rep], np.array(detail.classes)[head_rep]
     check_size(len(head_counts_) ** 4, len(head_counts_))
-    heads = np.indices((len(head_counts_),) * 4).reshape(4, -1).T
+    heads = np.indices((len(head_counts_),) * 4, dtype=np.int8).reshape(4, -1).T  # at most 52 classes
     weight = draw_factors(heads, head_counts_)
     for i in range(4):
         weight = weight * allowed[i][heads[:, i]]
@@ -369,7 +370,7 @@ def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
     head_value = KIND_VALUE[head_rep]
     pt, bt = (head_value[heads[:, 0]] + head_value[heads[:, 2]]) % 10, (head_value[heads[:, 1]] + head_value[heads[:, 3]]) % 10
     seen = feature[heads]  # what the tests read of the head cards
-    heads = tail_index[tail_label[head_rep]][heads]  # from here on, the head cards by the tail's classes
+    heads = tail_index[tail_label[head_rep]].astype(np.int8)[heads]  # from here on, the head cards by the tail's classes
     allowed = [None] * 4 + tail_allowed[4:]
     if detail.symmetry == "head":
         seen = np.sort(seen, 1)

@@ -63,7 +63,11 @@ def parse_item(text: str) -> tuple:
         if re.fullmatch(r"[0-9]", low) and re.fullmatch(r"[0-9]", high):
             first, last, key = int(low), int(high), lambda rank: VALUES[rank]
         else:
-            first, last, key = parse_rank(low), parse_rank(high), lambda rank: rank
+            try:
+                first, last, key = parse_rank(low), parse_rank(high), lambda rank: rank
+            except BaccaratError:
+                raise BaccaratError(f"the range {text.strip()!r} must run between two point values (0-9, e.g. 6-9) "
+                                    "or two ranks (A-K, e.g. T-K)") from None
         if first > last:
             raise BaccaratError(f"the range {text.strip()!r} runs backwards")
         return kinds_where(lambda rank, suit: first <= key(rank) <= last)

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from .bets import BetResult, RuleSet, analyse, evaluate, outcome_counts, payout_text, percent_text
 from .cards import RANKS, BaccaratError, Shoe
-from .engine import enumerate_coup, infinite_deck
+from .engine import Unsatisfiable, enumerate_coup, infinite_deck
 from .knowledge import NOTHING, POSITION_NAMES, Knowledge
 from .render import Column, View, is_number, percent
 from .rulefile import BUILT_IN, get_rules, tableau_grid
@@ -114,7 +114,7 @@ def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False
     """The house edge of each bet under several (label, rules, shoe) variants, side by side (given
     ``knowledge`` of the coup's cards); with ``shared_only``, only the bets that at least two
     variants have."""
-    edges = [{r.bet.id: r for r in analyse(rules, shoe, knowledge)} for _, rules, shoe in variants]
+    edges = [{r.bet.id: r for r in labelled(label, lambda: analyse(rules, shoe, knowledge))} for label, rules, shoe in variants]
     bets = list({r.bet.id: r.bet for by_id in edges for r in by_id.values()}.values())
     if shared_only:
         bets = [bet for bet in bets if sum(bet.id in by_id for by_id in edges) >= 2]
@@ -136,6 +136,14 @@ def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False
     )
 
 
+def labelled(label: str, compute):
+    """``compute()``, an impossible knowledge error naming the column it came from."""
+    try:
+        return compute()
+    except Unsatisfiable as exc:
+        raise Unsatisfiable(f"{label}: {exc}") from None
+
+
 def deck_label(decks: int) -> str:
     """``1 deck``, ``8 decks``."""
     return f"{decks} deck{'s' * (decks != 1)}"
@@ -145,19 +153,26 @@ def by_decks(rules: RuleSet, deck_counts: list[int], knowledge: Knowledge = NOTH
     """The house edge of each bet on full shoes of each number of decks, and its exact limit as
     the number of decks grows without end (cards dealt as if with replacement)."""
     labels = [deck_label(d) for d in deck_counts] + ["infinite"]
-    dists = [enumerate_coup(Shoe.decks(d), rules.tableau, knowledge) for d in deck_counts] \
-        + [infinite_deck(rules.tableau, knowledge)]
-    rows = [{"bet": bet.id, "name": bet.name, **{f"d{i}": evaluate(bet, dist).house_edge for i, dist in enumerate(dists)}}
-            for bet in rules.bets]
+    dists = [possible(Shoe.decks(d), rules.tableau, knowledge) for d in deck_counts] + [infinite_deck(rules.tableau, knowledge)]
+    rows = [{"bet": bet.id, "name": bet.name,
+             **{f"d{i}": dist and evaluate(bet, dist).house_edge for i, dist in enumerate(dists)}} for bet in rules.bets]
     return View(
         title=f"House edge by number of decks: rules {rules.name} (infinite: the exact limit as decks grow without end)"
-              f"{given(knowledge)}",
+              f"{given(knowledge)}" + ("; a blank column: those decks cannot deal the known cards" if None in dists else ""),
         columns=[Column("name", "bet")] + [Column(f"d{i}", label, "percent") for i, label in enumerate(labels)],
         rows=rows,
         data={"rules": rules.name, "decks": deck_counts + ["infinite"], **known_data(knowledge),
               "bets": [{"bet": r["bet"], "name": r["name"], "house_edge": [r[f"d{i}"] for i in range(len(dists))]}
                        for r in rows]},
     )
+
+
+def possible(shoe: Shoe, tableau: Tableau, knowledge: Knowledge):
+    """The distribution of a coup from ``shoe`` given ``knowledge``, or None if no deal agrees."""
+    try:
+        return enumerate_coup(shoe, tableau, knowledge)
+    except Unsatisfiable:
+        return None
 
 
 def tableau_view(tableau: Tableau) -> View:

@@ -173,3 +173,11 @@ def test_too_many_states_to_list_is_refused_before_any_work():
     assert result.exit_code == 1
     assert result.output == ("Error: seeing that much makes 1,000,000 states to list, more than 100,000: "
                              "watch fewer places (at most five exact cards)\n")
+
+
+def test_sort_groups_are_read_strictly_and_bets_keep_the_order_asked():
+    assert run("--sort", "6-").output == ("Error: a group of point values is written like 6,7,8,9 or 6-9 "
+                                          "(values 0 to 9); got '6-'\n")
+    assert "6.7647%" in run("--sort", "6-9,").output  # an empty item is skipped, as in --known
+    data = json.loads(run("--exact-card", "--bets", "tie,player", "--decks", "1", "--format", "json").output)
+    assert data["bets"] == ["tie", "player"]

@@ -226,3 +226,15 @@ def test_a_colour_says_nothing_of_values_in_a_full_shoe():
         plain = [r.ev for r in analyse(standard, shoe, Knowledge.parse(["1=6-9"]))]
         red = [r.ev for r in analyse(standard, shoe, Knowledge.parse(["1=6-9", "5=red"]))]
         assert (plain == red) is same
+
+
+def test_decks_that_cannot_deal_the_known_cards():
+    # Two aces of hearts are known: a 1-deck shoe cannot deal them. The report's table by decks
+    # leaves that column blank (on 2 decks the pair is sure: it wins 11); compare names the column it cannot fill.
+    from analyzer.views import by_decks
+
+    known = Knowledge.parse(["1=Ah", "3=Ah"])
+    view = by_decks(get_rules("standard").only(["player_pair"]), [1, 2], known)
+    assert view.rows[0]["d0"] is None and view.rows[0]["d1"] == -11 and "a blank column" in view.title
+    result = cli("compare", "--decks", "1,2", "--known", "1=Ah", "--known", "3=Ah")
+    assert result.exit_code == 1 and result.output.startswith("Error: 1 deck: no deal from this shoe agrees")
