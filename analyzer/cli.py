@@ -9,8 +9,9 @@ from contextlib import contextmanager
 import click
 
 from . import __version__, views
+from . import advantage as ap
 from .cards import BaccaratError, make_shoe, parse_deck_list, parse_number, parse_percent
-from .knowledge import Knowledge
+from .knowledge import Knowledge, parse_positions
 from .render import FORMATS, render
 from .rulefile import BUILT_IN, get_rules
 
@@ -318,9 +319,6 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
     positive, and does not bet otherwise. The advantage is his expected win per coup dealt.
     Give one of --sort, --exact-card, --best-sort or --by-position.
     """
-    from . import advantage as ap
-    from .knowledge import parse_positions
-
     modes = [name for name, on in (("--sort", sort_values is not None), ("--exact-card", exact_card),
                                    ("--best-sort", best_sort), ("--by-position", by_position)) if on]
     if len(modes) != 1:

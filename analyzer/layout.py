@@ -141,10 +141,11 @@ class Detail:
     test tells apart (kinds of one class pass the same tests and share the attributes compared;
     the walks split them further by value and by what is known, see :meth:`split`); ``places``
     the places read; ``tableau`` whether the draws matter; ``symmetry`` which head cards may be
-    exchanged without changing any answer: ``"head"`` (all four: only the groups first four and all cards read them), ``"hands"`` (each
-    hand's two: no head place is read alone) or ``""``; ``knowledge`` what is known of the cards
-    (the walk counts only the sequences that agree); ``revealed`` the positions 1-6 whose card's
-    class is kept as a field (POSITION_FIELDS), dealt or not."""
+    exchanged without changing any answer: ``"head"`` (all four: only the groups first four and
+    all cards read them), ``"hands"`` (each hand's two: no head place is read alone) or ``""``;
+    ``knowledge`` what is known of the cards (the walk counts only the sequences that agree);
+    ``revealed`` the positions 1-6 whose card's class is kept as a field (POSITION_FIELDS),
+    dealt or not."""
 
     classes: tuple
     places: frozenset
