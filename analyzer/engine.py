@@ -34,7 +34,8 @@ import numpy as np
 
 from .cards import BaccaratError, Shoe, check_playable
 from .knowledge import NOTHING, Knowledge
-from .layout import HEAD, KIND_VALUE, NONE, PLACES, POSITION_FIELDS, Detail, Needs, draws, head_flags, representatives, value_fields
+from .layout import (HEAD, KIND_VALUE, NONE, PLACES, POSITION_FIELDS, Detail, Needs, draws, head_flags, representatives,
+                     value_fields)
 from .tableau import PUNTO_BANCO, Tableau
 
 # A hand's first two cards: class index = 2 * pair + suited.
