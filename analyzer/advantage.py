@@ -135,7 +135,7 @@ def parse_values(text: str) -> tuple[int, ...]:
 class Table:
     """Exact counts by the point values at the positions watched: ``totals[s]`` the sequences
     that show the values of state s (s = sum of value_j 10**j), ``lines[bet][l][s]`` those that
-    settle pay line l of each bet, ``losses`` likewise for no line."""
+    settle pay line l of each bet (the rest of ``totals[s]`` lose it)."""
 
     positions: tuple[int, ...]
     bets: tuple[Bet, ...]
@@ -163,6 +163,8 @@ def count_table(rules: RuleSet, shoe: Shoe, bets, positions, knowledge: Knowledg
     """The exact counts of every pay line of ``bets`` by the point values of the cards at
     ``positions``, given ``knowledge``: one enumeration per card detail the bets read."""
     shoe = check_playable(shoe)
+    if not bets:
+        raise BaccaratError("no bets to choose among")
     for bet in bets:
         if not bet.numeric:
             raise BaccaratError(f"bet {bet.id!r} has a symbolic payout: the best bet needs numbers")
