@@ -100,6 +100,16 @@ def kind_attributes(kind: int) -> dict:
     return {"rank": rank, "value": VALUES[rank], "suit": suit, "colour": SUIT_COLOUR[suit], "face": rank in FACE_RANKS}
 
 
+def whole_ranks(kinds) -> bool:
+    """Whether a set of kinds (52 booleans) takes each rank whole: all four suits or none, so
+    that renaming the suits leaves it as it is.
+
+    >>> whole_ranks([k < 8 for k in range(52)]), whole_ranks([k % 4 == 1 for k in range(52)])
+    (True, False)
+    """
+    return all(len(set(kinds[4 * r:4 * r + 4])) == 1 for r in range(13))
+
+
 def card_name(rank: int, suit: int) -> str:
     """The name of a card kind.
 

@@ -164,6 +164,14 @@ class Unsatisfiable(BaccaratError):
     """The shoe holds no six-card sequence that agrees with what is known."""
 
 
+def possible_coup(shoe: Shoe, tableau: Tableau, knowledge: Knowledge) -> Distribution | None:
+    """:func:`enumerate_coup`, or None where no deal from ``shoe`` agrees with ``knowledge``."""
+    try:
+        return enumerate_coup(shoe, tableau, knowledge)
+    except Unsatisfiable:
+        return None
+
+
 @lru_cache(maxsize=32)
 def _enumerate(shoe: Shoe, tableau: Tableau) -> Distribution:
     return walk(shoe, tableau, dtype_for(shoe))

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .bets import RuleSet, evaluate, outcome_counts
 from .cards import RANKS, BaccaratError, Shoe, check_playable
-from .engine import Unsatisfiable, enumerate_coup, falling
+from .engine import enumerate_coup, falling, possible_coup
 from .knowledge import NOTHING, Knowledge
 
 MAIN_OUTCOMES = ("banker", "player", "tie")
@@ -41,14 +41,6 @@ def evs(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> dict:
     probabilities = {f"P({name})": Fraction(count, dist.total)
                      for name, _, count in outcome_counts(dist) if name in MAIN_OUTCOMES}
     return {bet.id: evaluate(bet, dist).ev for bet in rules.bets} | probabilities
-
-
-def agreeing(shoe: Shoe, rules: RuleSet, knowledge: Knowledge) -> int:
-    """Ordered 6-card sequences of ``shoe`` that agree with ``knowledge`` (0 if none)."""
-    try:
-        return enumerate_coup(shoe, rules.tableau, knowledge).total
-    except Unsatisfiable:
-        return 0
 
 
 def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict, knowledge: Knowledge = NOTHING):
@@ -72,7 +64,10 @@ def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict, knowledge: K
                 weight_of[after] = weight_of.get(after, 0) + k
         part_weight = 0
         for after, k in weight_of.items():
-            w = k * agreeing(after, rules, knowledge) if knowledge else k
+            w = k
+            if knowledge:  # times the sequences that still agree with it
+                agree = possible_coup(after, rules.tableau, knowledge)
+                w = k * agree.total if agree else 0
             if w:
                 ev_after = evs(part, after, knowledge)
                 for key in keys:

@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass
 from functools import reduce
 
-from .cards import COLOURS, KINDS, RANKS, SUIT_COLOUR, SUIT_NAMES, SUITS, VALUES, BaccaratError, parse_card, parse_rank
+from .cards import (COLOURS, KINDS, RANKS, SUIT_COLOUR, SUIT_NAMES, SUITS, VALUES, BaccaratError, parse_card, parse_rank,
+                    whole_ranks)
 
 POSITIONS = range(1, 7)
 POSITION_NAMES = ("the Player's first card", "the Banker's first card", "the Player's second card",
@@ -189,7 +190,7 @@ class Knowledge:
         >>> Knowledge.parse(["1=6-9"]).suit_blind, Knowledge.parse(["1=red"]).suit_blind
         (True, False)
         """
-        return all(len(set(k[4 * r:4 * r + 4])) == 1 for k in self.known if k is not None for r in range(13))
+        return all(whole_ranks(k) for k in self.known if k is not None)
 
     def describe(self) -> str:
         """The knowledge in words; empty when nothing is known."""

@@ -25,7 +25,7 @@ from functools import lru_cache, reduce
 
 import numpy as np
 
-from .cards import KINDS, VALUES, kind_attributes
+from .cards import KINDS, VALUES, kind_attributes, whole_ranks
 from .knowledge import NOTHING, Knowledge
 from .tableau import STOOD, Tableau
 
@@ -123,8 +123,7 @@ class Needs:
         >>> Needs(attributes=frozenset({"suit", "rank"})).suit_blind, Needs(attributes=frozenset({"colour"})).suit_blind
         (True, False)
         """
-        whole_ranks = all(len(set(subset[4 * r:4 * r + 4])) == 1 for subset in self.subsets for r in range(13))
-        return whole_ranks and "colour" not in self.attributes
+        return all(map(whole_ranks, self.subsets)) and "colour" not in self.attributes
 
     def __or__(self, other: Needs) -> Needs:
         return Needs(self.places | other.places, self.subsets | other.subsets, self.attributes | other.attributes,

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from .bets import BetResult, RuleSet, analyse, evaluate, outcome_counts, payout_text, percent_text
 from .cards import RANKS, BaccaratError, Shoe
-from .engine import Unsatisfiable, enumerate_coup, infinite_deck
+from .engine import Unsatisfiable, enumerate_coup, infinite_deck, possible_coup
 from .knowledge import NOTHING, POSITION_NAMES, Knowledge
 from .render import Column, View, is_number, percent
 from .rulefile import BUILT_IN, get_rules, tableau_grid
@@ -153,7 +153,8 @@ def by_decks(rules: RuleSet, deck_counts: list[int], knowledge: Knowledge = NOTH
     """The house edge of each bet on full shoes of each number of decks, and its exact limit as
     the number of decks grows without end (cards dealt as if with replacement)."""
     labels = [deck_label(d) for d in deck_counts] + ["infinite"]
-    dists = [possible(Shoe.decks(d), rules.tableau, knowledge) for d in deck_counts] + [infinite_deck(rules.tableau, knowledge)]
+    dists = [possible_coup(Shoe.decks(d), rules.tableau, knowledge) for d in deck_counts] \
+        + [infinite_deck(rules.tableau, knowledge)]
     rows = [{"bet": bet.id, "name": bet.name,
              **{f"d{i}": dist and evaluate(bet, dist).house_edge for i, dist in enumerate(dists)}} for bet in rules.bets]
     return View(
@@ -165,14 +166,6 @@ def by_decks(rules: RuleSet, deck_counts: list[int], knowledge: Knowledge = NOTH
               "bets": [{"bet": r["bet"], "name": r["name"], "house_edge": [r[f"d{i}"] for i in range(len(dists))]}
                        for r in rows]},
     )
-
-
-def possible(shoe: Shoe, tableau: Tableau, knowledge: Knowledge):
-    """The distribution of a coup from ``shoe`` given ``knowledge``, or None if no deal agrees."""
-    try:
-        return enumerate_coup(shoe, tableau, knowledge)
-    except Unsatisfiable:
-        return None
 
 
 def tableau_view(tableau: Tableau) -> View:

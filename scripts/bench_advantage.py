@@ -14,12 +14,13 @@ machine load), medians and ranges:
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one BLAS thread: the processes here never oversubscribe
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_cards import baccarat_command, interleaved  # noqa: E402
 
 COMMANDS = {
     "advantage --sort 6-9 --positions 1,2,3,4": ["advantage", "--sort", "6-9", "--positions", "1,2,3,4"],
@@ -35,14 +36,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    baccarat = Path(sys.executable).with_name("baccarat")
-    base = [str(baccarat)] if baccarat.exists() else [sys.executable, "-m", "analyzer"]
-    times = {name: [] for name in COMMANDS}
-    for _ in range(args.repeat):
-        for name, words in COMMANDS.items():
-            start = time.perf_counter()
-            subprocess.run(base + words, check=True, capture_output=True)
-            times[name].append(time.perf_counter() - start)
+    base = baccarat_command()
+    times = interleaved({name: base + words for name, words in COMMANDS.items()}, args.repeat)
     for name, runs in times.items():
         print(f"`baccarat {name}`: {statistics.median(runs):.2f} s median of {len(runs)} "
               f"(range {min(runs):.2f}-{max(runs):.2f})")

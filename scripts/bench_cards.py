@@ -39,19 +39,31 @@ def peak_rss_mb(command) -> float:
     return int(out) / 1024
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=11)
-    args = parser.parse_args()
+def baccarat_command() -> list[str]:
+    """The installed ``baccarat`` beside this Python, or ``python -m analyzer``."""
     baccarat = Path(sys.executable).with_name("baccarat")
-    base = [str(baccarat)] if baccarat.exists() else [sys.executable, "-m", "analyzer"]
-    commands = {name: base + ["edge", "--rules", name] for name in ("catalog", "standard")}
+    return [str(baccarat)] if baccarat.exists() else [sys.executable, "-m", "analyzer"]
+
+
+def interleaved(commands: dict, repeat: int) -> dict:
+    """Wall-clock seconds of each whole process, run in turn ``repeat`` times: every command sees
+    the same machine load."""
     times = {name: [] for name in commands}
-    for _ in range(args.repeat):  # interleaved: both see the same machine load
+    for _ in range(repeat):
         for name, command in commands.items():
             start = time.perf_counter()
             subprocess.run(command, check=True, capture_output=True)
             times[name].append(time.perf_counter() - start)
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=11)
+    args = parser.parse_args()
+    base = baccarat_command()
+    commands = {name: base + ["edge", "--rules", name] for name in ("catalog", "standard")}
+    times = interleaved(commands, args.repeat)
     for name in commands:
         median = statistics.median(times[name])
         print(f"`edge --rules {name}` whole process: {median:.3f} s median of {args.repeat} "
