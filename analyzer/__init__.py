@@ -5,18 +5,30 @@
 >>> banker = analyse(get_rules("standard"), Shoe.decks(8))[0]
 >>> banker.bet.id, percent(banker.house_edge)
 ('banker', '1.0579%')
+
+The names below are loaded when first used, so that ``import analyzer`` (and ``baccarat
+--version``) does not load numpy.
 """
+
+import importlib
 
 __version__ = "0.1.0"
 
-from .bets import Bet, BetResult, Line, RuleSet, analyse, evaluate, line, where  # noqa: E402
-from .cards import BaccaratError, Shoe, load_shoe, make_shoe  # noqa: E402
-from .engine import Distribution, enumerate_coup  # noqa: E402
-from .knowledge import Knowledge  # noqa: E402
-from .rulefile import BUILT_IN, get_rules, load_rules, parse_rules  # noqa: E402
-from .tableau import PUNTO_BANCO, Tableau  # noqa: E402
+BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog")  # rules/*.toml
 
-__all__ = [
-    "BUILT_IN", "load_rules", "parse_rules", "Bet", "BetResult", "Line", "RuleSet", "analyse", "evaluate", "get_rules", "line", "where",
-    "BaccaratError", "Shoe", "load_shoe", "make_shoe", "Distribution", "enumerate_coup", "Knowledge", "PUNTO_BANCO", "Tableau",
-]
+_HOMES = {
+    "bets": ("Bet", "BetResult", "Line", "RuleSet", "analyse", "evaluate", "line", "where"),
+    "cards": ("BaccaratError", "Shoe", "load_shoe", "make_shoe"),
+    "engine": ("Distribution", "enumerate_coup"),
+    "knowledge": ("Knowledge",),
+    "rulefile": ("get_rules", "load_rules", "parse_rules"),
+    "tableau": ("PUNTO_BANCO", "Tableau"),
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
+__all__ = ["BUILT_IN", *_HOME]
+
+
+def __getattr__(name):
+    if name in _HOME:
+        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -25,18 +25,19 @@ up to FAST_CARDS = 1290 cards); beyond that the enumerator with Python integers,
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from itertools import combinations_with_replacement
-from math import lcm
+from functools import cached_property, lru_cache
+from operator import mul
 
 import numpy as np
 
 from .bets import BetResult, RuleSet, card_line_counts, settled_cells
 from .cards import RANKS, BaccaratError, Shoe
-from .engine import cells, enumerate_coup
+from .engine import cells, enumerate_coup, falling
 from .layout import draws
 from .tableau import STOOD, Tableau
 
@@ -44,11 +45,26 @@ DEGREE = 6  # cards on the counting basis
 FLOAT_EXACT = 2**53  # float64 holds every integer up to here
 FAST_CARDS = 1290  # the largest N with N**6 < 2**62: monomials and class counts fit int64
 SPLIT = 26  # bits in the low half of a split monomial
-CHUNK = 512  # shoes per matrix product (keeps the monomials in cache)
+CHUNK = 256  # shoes per matrix product (keeps the monomials in cache)
 BLOCK = 20_000  # shoes per call when streaming a file
+FEW_SHOES = 32  # below this, a rule set not yet compiled is evaluated by the enumerator, shoe by shoe
 MAX_KIND = 10**6  # cards of one kind in a shoe, at most
 THREADS = os.cpu_count() or 1  # threads for the matrix products (a worker process of simulate: 1)
 GRID = (10, 10, 11, 11)  # value cells: two-card totals, Player third, Banker third (10 = none)
+
+
+@lru_cache(maxsize=1)
+def blas_controller():
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def one_blas_thread():
+    """A context in which matrix products run on one BLAS thread. Our own threads (chunks of
+    shoes) and worker processes are the parallelism; BLAS threads beside them oversubscribe the
+    cores, and under load a product then takes seconds instead of milliseconds."""
+    return blas_controller().limit(limits=1, user_api="blas")
 
 
 def multisets(k: int = DEGREE) -> list[tuple[int, ...]]:
@@ -70,24 +86,26 @@ def monomial_plan(k: int = DEGREE):
     each level ordered by (largest value, its copies), the parents for a given (x, c) are one
     contiguous block of rows, so a level is a few dozen slice-times-row products: returns, per
     level, [(factor row x*7 + c, first parent row, end parent row)]."""
-    level, steps = [()], []
+    level, top = np.zeros((1, 0), np.int64), np.array([-1])  # top: x * 7 + copies of the largest x
+    steps = []
     for _ in range(k):
-        blocks, new = [], []
-        top = [(m[-1], m.count(m[-1])) if m else (-1, 0) for m in level]
+        blocks, parts, tops = [], [], []
         for x in range(10):
             for c in range(DEGREE):
-                rows = [i for i, t in enumerate(top) if (t[0] < x and c == 0) or t == (x, c)]
-                if rows:
-                    assert rows == list(range(rows[0], rows[-1] + 1))
-                    blocks.append((x * 7 + c, rows[0], rows[-1] + 1))
-                    new += [level[i] + (x,) for i in rows]
-        level = new
+                start, end = (0, np.searchsorted(top, x * 7)) if c == 0 else np.searchsorted(top, [x * 7 + c, x * 7 + c + 1])
+                if end > start:
+                    blocks.append((x * 7 + c, int(start), int(end)))
+                    parts.append(np.column_stack([level[start:end], np.full(end - start, x)]))
+                    tops.append(np.full(end - start, x * 7 + c + 1))
+        level, top = np.concatenate(parts), np.concatenate(tops)
         steps.append(blocks)
-    return steps, level
+    return steps, [tuple(m) for m in level.tolist()]
 
 
-def falling_monomials(v: np.ndarray, dtype=np.float64) -> np.ndarray:
+def falling_monomials(v: np.ndarray, dtype=np.float64, levels: int = DEGREE, with_factors: bool = False):
     """F[mu, b] for the value counts v[b, 0..9] of each shoe b: exact (see the module notes).
+    ``levels`` below 6 stops at that degree; ``with_factors`` also returns the factor rows
+    v_x - c (row x * 7 + c).
 
     >>> F = falling_monomials(np.array([[128] + [32] * 9]), np.int64)
     >>> int(F[0, 0]) == 128 * 127 * 126 * 125 * 124 * 123, int(F[-1, 0]) == 32 * 31 * 30 * 29 * 28 * 27
@@ -96,34 +114,40 @@ def falling_monomials(v: np.ndarray, dtype=np.float64) -> np.ndarray:
     v = np.asarray(v).T.astype(dtype)  # [x, b]
     factors = (v[:, None, :] - np.arange(7, dtype=dtype)[None, :, None]).reshape(70, -1)
     monomials = np.ones((1, v.shape[1]), dtype)
-    for blocks in monomial_plan()[0]:
+    for blocks in monomial_plan()[0][:levels]:
         new = np.empty((sum(end - start for _, start, end in blocks), v.shape[1]), dtype)
         row = 0
         for factor, start, end in blocks:
             np.multiply(monomials[start:end], factors[factor], out=new[row:row + end - start])
             row += end - start
         monomials = new
-    return monomials
+    return (monomials, factors) if with_factors else monomials
 
 
 @lru_cache(maxsize=8)
 def value_terms(tableau: Tableau):
-    """The polynomial of every value cell, sparse: (cell, monomial, c) triples, where cell indexes
-    GRID and c counts the orders of six values that deal that cell. Found by dealing all 10**6
-    ordered value sequences (Player, Banker, Player, Banker, then third cards) once."""
-    p1, b1, p2, b2, x5, x6 = np.indices((10,) * DEGREE).reshape(DEGREE, -1)
-    pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
-    player_draws, banker_draws = draws(tableau, pt, bt, x5)
-    p3 = np.where(player_draws, x5, STOOD)
-    b3 = np.where(banker_draws, np.where(player_draws, x6, x5), 10)
-    cell = np.ravel_multi_index((pt, bt, p3, b3), GRID)
-    sequences = np.stack([p1, b1, p2, b2, x5, x6])
-    code = np.sort(sequences, axis=0)
-    code = (code * (10 ** np.arange(DEGREE))[:, None]).sum(0)
-    column = np.full(10**DEGREE, -1)
-    column[[sum(x * 10**i for i, x in enumerate(m)) for m in multisets()]] = range(len(multisets()))
-    key, c = np.unique(cell * 10_000 + column[code], return_counts=True)
-    return key // 10_000, key % 10_000, c
+    """The polynomial of every value cell, sparse: (cell, monomial, c) rows, where cell indexes
+    GRID and c counts orders of six values that deal that cell (a cell and monomial may come in
+    several rows: their c add up). Found by dealing every pair of unordered two-card hands
+    (55 x 55, each counted in its orders) and both possible third cards once: 302,500 rows."""
+    low, high = (x.astype(np.int8) for x in np.triu_indices(10))
+    hand_orders = np.where(low == high, 1, 2).astype(np.int8)
+    digit = (7 ** np.arange(10)).astype(np.int32)  # a multiset of six values as its value counts in base 7
+    codes = np.array([digit[list(m)].sum() for m in multisets()], np.int32)
+    order = np.argsort(codes).astype(np.int16)
+    parts = []
+    for hands in np.array_split(np.arange(len(low)), 5):  # a fifth of the rows at a time: about 2 MB
+        player, banker, x5, x6 = (x.ravel() for x in np.meshgrid(hands.astype(np.int8), *(np.arange(n, dtype=np.int8)
+                                                                  for n in (len(low), 10, 10)), indexing="ij"))
+        p1, p2, b1, b2 = low[player], high[player], low[banker], high[banker]
+        pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
+        player_draws, banker_draws = draws(tableau, pt, bt, x5)
+        p3 = np.where(player_draws, x5, STOOD)
+        b3 = np.where(banker_draws, np.where(player_draws, x6, x5), 10)
+        cell = np.ravel_multi_index((pt, bt, p3, b3), GRID).astype(np.int16)
+        code = digit[p1] + digit[p2] + digit[b1] + digit[b2] + digit[x5] + digit[x6]
+        parts.append((cell, order[np.searchsorted(codes, code, sorter=order)], hand_orders[player] * hand_orders[banker]))
+    return tuple(np.concatenate(x) for x in zip(*parts))
 
 
 HAND_EQUIVALENCES = ("any", "rank", "suit", "card")  # two cards 'match' under each
@@ -131,6 +155,7 @@ MEET = np.array([[0, 1, 2, 3], [1, 1, 3, 3], [2, 3, 2, 3], [3, 3, 3, 3]])  # bot
 # A hand class (plain, suited, pair, suited pair: engine.HAND_CLASSES) by inclusion-exclusion
 # over the matches: plain = any - rank - suit + card, suited = suit - card, pair = rank - card.
 CLASS_OF_MATCHES = np.array([[1, -1, -1, 1], [0, 0, 1, -1], [0, 1, 0, -1], [0, 0, 0, 1]])
+MEET_LISTS, CLASS_LISTS = MEET.tolist(), CLASS_OF_MATCHES.tolist()
 
 
 def hand_class_counts(n: np.ndarray) -> np.ndarray:
@@ -164,21 +189,106 @@ def hand_class_counts(n: np.ndarray) -> np.ndarray:
     return np.einsum("px,bxy,qy->bpq", CLASS_OF_MATCHES, j, CLASS_OF_MATCHES) * (left * (left - 1))[:, None, None]
 
 
+def hand_classes_of(counts) -> list[int]:
+    """hand_class_counts of one shoe (``counts``: 13 rows of 4 card counts) in Python integers,
+    flattened to [cp * 4 + cb]: the same closed form without arrays (a few microseconds).
+
+    >>> hand_classes_of(Shoe.decks(2).counts) == hand_class_counts(np.array([Shoe.decks(2).counts]))[0].ravel().tolist()
+    True
+    """
+    rank = [sum(row) for row in counts]
+    suit = [sum(column) for column in zip(*counts)]
+    size = sum(rank)
+    n = [c for row in counts for c in row]
+    same = [c * (c - 1) for c in n]  # ordered pairs of one card kind
+    g1 = [r - 1 for r in rank for _ in range(4)]  # by kind: other cards of its rank, of its suit
+    g2 = [s - 1 for s in suit] * 13
+    q = [size * (size - 1), sum(r * (r - 1) for r in rank), sum(s * (s - 1) for s in suit), sum(same)]
+    t = [[(size - 1) * q[max(x, y)] if min(x, y) == 0 else 0 for y in range(4)] for x in range(4)]
+    t[1][1] = sum(r * (r - 1) ** 2 for r in rank)
+    t[2][2] = sum(s * (s - 1) ** 2 for s in suit)
+    t[3][3] = sum(p * (c - 1) for p, c in zip(same, n))
+    t[1][2] = t[2][1] = sum(map(mul, map(mul, g1, n), g2))
+    t[1][3] = t[3][1] = sum(map(mul, g1, same))
+    t[2][3] = t[3][2] = sum(map(mul, g2, same))
+    j = [[q[x] * q[y] - 4 * t[x][y] + 2 * q[MEET_LISTS[x][y]] for y in range(4)] for x in range(4)]
+    m = CLASS_LISTS
+    rest = (size - 4) * (size - 5)
+    mj = [[sum(map(mul, row, column)) for column in zip(*j)] for row in m]
+    return [rest * sum(map(mul, a, b)) for a in mj for b in m]
+
+
+@dataclass(frozen=True)
+class Polynomials:
+    """The value lines of a Plan as polynomials: the basis lines' coefficients, and every value
+    line as an integer combination of them."""
+
+    basis: np.ndarray  # [basis line, monomial]: c, float64 (exact integers)
+    value_from_basis: np.ndarray  # [basis line, value column]: integer combinations, int64
+    value_sums: tuple  # the same by value column: ((basis line, multiplier), ...), for one shoe in Python integers
+    last_level: tuple  # per block (x, c) of the degree-6 monomials: (factor row x * 7 + c, parent rows, basis columns)
+
+    def counts(self, v: np.ndarray) -> np.ndarray:
+        """[basis line, shoe] for the value counts v[shoe, 0..9] of shoes with N(N-1)...(N-5) <= 2**53.
+
+        The last factor of each monomial is taken after the product: basis @ F6 is the sum over
+        the blocks (x, c) of (basis columns of the block @ their degree-5 parents) * (v_x - c),
+        so the 5,005 degree-6 monomials are never built (a third of the time). Exact: each
+        block's product is a sum of non-negative terms c * F5 <= 6 N(N-1)...(N-4), and times
+        its factor it is part of the line's count (a zero factor meets only zero terms beyond)."""
+        parents, factors = falling_monomials(v, levels=DEGREE - 1, with_factors=True)
+        out = np.zeros((self.basis.shape[0], len(v)))
+        for factor, (start, end), columns in self.last_level:
+            out += (columns @ parents[start:end]) * factors[factor]
+        return out
+
+
 @dataclass(frozen=True, eq=False)
 class Plan:
-    """Every pay line of a rule set compiled once: the distinct lines as columns of four kinds
+    """Every pay line of a rule set laid out once: the distinct lines as columns of four kinds
     (value, class, other, then the lines of card-level bets), and each bet as integer weights on
-    those columns."""
+    those columns. The value lines' polynomials are compiled on first use (``polynomials``)."""
 
     rules: RuleSet
-    basis_polynomials: np.ndarray  # [basis column, monomial]: c, float64 (exact integers)
-    value_from_basis: np.ndarray  # [basis column, value column]: integer combinations, int64
+    value_masks: tuple  # per value column: the possible value cells (``possible``) where it holds
+    possible: np.ndarray  # the value cells (GRID indices) the tableau can deal
     class_sets: np.ndarray  # [class column, cp * 4 + cb]: the line holds for that hand-class pair
     column_cells: tuple  # cell indices (into the enumerator's cells) of every column but the card columns, in order
     line_columns: tuple  # per bet, the column of each of its lines
     weights: np.ndarray  # [column, bet]: scale * (net payout + 1) of the line in that column
     scale: np.ndarray  # per bet: the common denominator of its net payouts
     card_bets: tuple = ()  # (bet index, its columns) of each card-level bet: the last columns, shoe by shoe
+
+    @property
+    def value_columns(self) -> int:
+        return len(self.value_masks)
+
+    @cached_property
+    def polynomials(self) -> Polynomials:
+        """Each value line's count as a polynomial in the value counts (about 0.1 s for the
+        catalogue's 49 lines, once)."""
+        cell, monomial, c = value_terms(self.rules.tableau)
+        polynomials = np.zeros((len(multisets()), self.value_columns), np.int64)
+        in_line = np.zeros(np.prod(GRID), bool)
+        for k, mask in enumerate(self.value_masks):
+            in_line[:] = False
+            in_line[self.possible[mask]] = True
+            polynomials[:, k] = np.bincount(monomial, weights=c * in_line[cell], minlength=len(multisets()))
+        with one_blas_thread():
+            basis, value_from_basis = integer_basis(polynomials)
+        value_sums = tuple(tuple((int(r), int(value_from_basis[r, k])) for r in np.flatnonzero(value_from_basis[:, k]))
+                           for k in range(value_from_basis.shape[1]))
+        basis_rows = np.ascontiguousarray(polynomials[:, basis].T, np.float64)
+        last_level, row = [], 0
+        for factor, start, end in monomial_plan()[0][DEGREE - 1]:
+            last_level.append((factor, (start, end), np.ascontiguousarray(basis_rows[:, row:row + end - start])))
+            row += end - start
+        return Polynomials(basis_rows, value_from_basis, value_sums, tuple(last_level))
+
+    @property
+    def compiled(self) -> bool:
+        """The polynomials are built: a shoe then costs a fraction of a millisecond."""
+        return "polynomials" in self.__dict__
 
 
 def line_kind(mask_by_value_cell: np.ndarray):
@@ -191,12 +301,41 @@ def line_kind(mask_by_value_cell: np.ndarray):
     return "other"
 
 
-@lru_cache(maxsize=16)
+_PLANS: dict = {}  # id(rules) -> (rules, plan): found by identity (hashing a rule set costs more than a shoe)
+
+
+def plan_of(rules: RuleSet) -> Plan:
+    """The Plan of ``rules`` (its polynomials not yet built): needs numeric payouts (a symbolic
+    payout has no batch value)."""
+    hit = _PLANS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    plan = _plan(rules)
+    if len(_PLANS) >= 16:
+        _PLANS.pop(next(iter(_PLANS)))
+    _PLANS[id(rules)] = (rules, plan)
+    return plan
+
+
+def compiled_plan(rules: RuleSet) -> Plan | None:
+    """The Plan of ``rules`` if this very rule set was compiled in this process, else None."""
+    hit = _PLANS.get(id(rules))
+    return hit[1] if hit is not None and hit[0] is rules and hit[1].compiled else None
+
+
 def compile_rules(rules: RuleSet) -> Plan:
-    """The Plan of ``rules``: needs numeric payouts (a symbolic payout has no batch value)."""
+    """The Plan of ``rules`` with its polynomials built. From then on, bets.analyse evaluates
+    the rule set's shoes by the Plan (analyse_one) and evaluate_many always by polynomials."""
+    plan = plan_of(rules)
+    plan.polynomials
+    return plan
+
+
+@lru_cache(maxsize=16)
+def _plan(rules: RuleSet) -> Plan:
     keep, _ = cells(rules.tableau)
     value_cell, hand_pair = np.divmod(keep, 16)
-    possible = np.unique(value_cell)
+    possible = np.flatnonzero(np.bincount(value_cell))  # (np.unique would load numpy.ma)
     row = np.searchsorted(possible, value_cell)
     columns, kinds, line_columns = {}, [], []
     for b, bet in enumerate(rules.bets):
@@ -221,31 +360,20 @@ def compile_rules(rules: RuleSet) -> Plan:
     position = {old: new for new, old in enumerate(order)}
     kinds = [kinds[i] for i in order]
     line_columns = tuple(tuple(position[c] for c in these) for these in line_columns)
-
-    cell, monomial, c = value_terms(rules.tableau)
-    value_masks = [mask[:, 0] for kind, mask, _ in kinds if kind == "value"]
-    polynomials = np.zeros((len(multisets()), len(value_masks)), np.int64)
-    in_line = np.zeros(np.prod(GRID), bool)
-    for k, mask in enumerate(value_masks):
-        in_line[:] = False
-        in_line[possible[mask]] = True
-        polynomials[:, k] = np.bincount(monomial, weights=c * in_line[cell], minlength=len(multisets()))
-    basis, value_from_basis = integer_basis(polynomials)
+    value_masks = tuple(mask[:, 0] for kind, mask, _ in kinds if kind == "value")
     class_sets = np.array([mask[0] for kind, mask, _ in kinds if kind == "class"], bool).reshape(-1, 16)
 
     scale, weights = [], np.zeros((len(kinds), len(rules.bets)), object)
     for b, bet in enumerate(rules.bets):
         if not bet.numeric:
             raise BaccaratError(f"bet {bet.id!r} has a symbolic payout: give it a number to evaluate shoes in batch")
-        nets = [bet.net(ln) for ln in bet.lines]
-        d = lcm(*(Fraction(x).denominator for x in nets))
+        d, nets = bet.integer_nets
         scale.append(d)
         for column, x in zip(line_columns[b], nets):
-            weights[column, b] = d * (x + 1)  # the line's net win, plus the stake the loss term takes
+            weights[column, b] = x + d  # the line's net win, plus the stake the loss term takes
     card_bets = tuple((b, line_columns[b]) for b, bet in enumerate(rules.bets) if bet.card_level)
-    return Plan(rules, np.ascontiguousarray(polynomials[:, basis].T, np.float64), value_from_basis,
-                class_sets, tuple(settled for kind, _, settled in kinds if kind != "card"), line_columns, weights,
-                np.array(scale, object), card_bets)
+    return Plan(rules, value_masks, possible, class_sets, tuple(settled for kind, _, settled in kinds if kind != "card"),
+                line_columns, weights, np.array(scale, object), card_bets)
 
 
 def integer_basis(polynomials: np.ndarray):
@@ -258,13 +386,13 @@ def integer_basis(polynomials: np.ndarray):
     >>> basis, m.tolist()
     ([0, 1], [[1, 0, 1], [0, 1, 1]])
     """
+    gram = polynomials.T.astype(np.float64) @ polynomials  # exact: every entry is below 2**53
     basis, combinations = [], {}
     for k in range(polynomials.shape[1]):
-        if basis:
-            spanned = polynomials[:, basis]
-            x = np.linalg.lstsq(spanned.astype(np.float64), polynomials[:, k].astype(np.float64), rcond=None)[0]
+        if basis:  # the combination by least squares on the Gram matrix, then checked exactly
+            x = np.linalg.lstsq(gram[np.ix_(basis, basis)], gram[basis, k], rcond=None)[0]
             x = np.rint(x).astype(np.int64)
-            if (spanned @ x == polynomials[:, k]).all():
+            if (polynomials[:, basis] @ x == polynomials[:, k]).all():
                 combinations[k] = x
                 continue
         basis.append(k)
@@ -273,6 +401,46 @@ def integer_basis(polynomials: np.ndarray):
     for k, x in combinations.items():
         m[: len(x), k] = x
     return basis, m
+
+
+@lru_cache(maxsize=1)
+def factor_rows() -> np.ndarray:
+    """[6, monomial]: the factor rows x * 7 + c (factor v_x - c) of each falling monomial, the
+    copies of a value in increasing c (so a zero factor comes before any negative one)."""
+    return np.array([[x * 7 + m[:j].count(x) for j, x in enumerate(m)] for m in multisets()]).T.copy()
+
+
+def analyse_one(plan: Plan, shoe: Shoe) -> list[BetResult] | None:
+    """Every bet of the plan's rule set on one shoe, exactly as bets.analyse gives them, or None
+    where the plan does not reach (more than FAST_CARDS cards). One product of the basis
+    polynomials with the shoe's 5,005 monomials (two on 26-bit halves past 2**53), the hand
+    classes by their closed form; lines mixing the two, and card-level bets, by the enumerator."""
+    if shoe.size > FAST_CARDS or shoe.size < DEGREE:
+        return None
+    v = shoe.value_counts()
+    total = falling(shoe.size, DEGREE)
+    exact = total <= FLOAT_EXACT
+    factors = np.subtract.outer(np.array(v, np.float64 if exact else np.int64), np.arange(7)).ravel()[factor_rows()]
+    monomials = np.multiply.reduce(factors)  # each partial product a count, at most N(N-1)...(N-5)
+    polynomials = plan.polynomials
+    with one_blas_thread():
+        if exact:
+            basis = np.rint(polynomials.basis @ monomials).astype(np.int64)
+        else:
+            high = np.rint(polynomials.basis @ (monomials >> SPLIT).astype(np.float64)).astype(np.int64)
+            low = np.rint(polynomials.basis @ (monomials & (2**SPLIT - 1)).astype(np.float64)).astype(np.int64)
+            basis = (high << SPLIT) + low
+    basis = basis.tolist()
+    lines = [sum(m * basis[r] for r, m in terms) for terms in polynomials.value_sums]
+    if len(plan.class_sets):
+        classes = hand_classes_of(shoe.counts)
+        lines += [sum(c for c, holds in zip(classes, row) if holds) for row in plan.class_sets.tolist()]
+    if len(lines) < len(plan.column_cells):  # lines mixing values and hand classes
+        dist = enumerate_coup(shoe, plan.rules.tableau)
+        lines += [dist.count(cells) for cells in plan.column_cells[len(lines):]]
+    for b, columns in plan.card_bets:
+        lines += card_line_counts(plan.rules.bets[b], shoe, plan.rules.tableau)
+    return [BetResult(bet, tuple(lines[k] for k in columns), total) for bet, columns in zip(plan.rules.bets, plan.line_columns)]
 
 
 def shoe_counts(shoes) -> np.ndarray:
@@ -312,26 +480,27 @@ def value_line_counts(plan: Plan, v: np.ndarray, split: bool) -> np.ndarray:
     26-bit halves when ``split``), the others as integer combinations of them. Chunks of shoes
     run on a thread per core, each product on one BLAS thread (numpy releases the GIL)."""
 
+    polynomials = plan.polynomials
+
     def basis_counts(part):
         if not split:
-            return np.rint(plan.basis_polynomials @ falling_monomials(part)).T.astype(np.int64)
+            return np.rint(polynomials.counts(part)).T.astype(np.int64)
         monomials = falling_monomials(part, np.int64)
-        high = np.rint(plan.basis_polynomials @ (monomials >> SPLIT).astype(np.float64)).astype(np.int64)
-        low = np.rint(plan.basis_polynomials @ (monomials & (2**SPLIT - 1)).astype(np.float64)).astype(np.int64)
+        high = np.rint(polynomials.basis @ (monomials >> SPLIT).astype(np.float64)).astype(np.int64)
+        low = np.rint(polynomials.basis @ (monomials & (2**SPLIT - 1)).astype(np.float64)).astype(np.int64)
         return ((high << SPLIT) + low).T
 
     parts = [v[start:start + CHUNK] for start in range(0, len(v), CHUNK)]
-    if len(parts) > 1 and THREADS > 1:
-        from concurrent.futures import ThreadPoolExecutor
+    with one_blas_thread():
+        if len(parts) > 1 and THREADS > 1:
+            from concurrent.futures import ThreadPoolExecutor
 
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(1), ThreadPoolExecutor(THREADS) as pool:
-            counts = list(pool.map(basis_counts, parts))
-    else:
-        counts = [basis_counts(part) for part in parts]
-    out = np.concatenate(counts) if counts else np.zeros((0, plan.basis_polynomials.shape[0]), np.int64)
-    return combine(out, plan.value_from_basis)
+            with ThreadPoolExecutor(THREADS) as pool:
+                counts = list(pool.map(basis_counts, parts))
+        else:
+            counts = [basis_counts(part) for part in parts]
+    out = np.concatenate(counts) if counts else np.zeros((0, polynomials.basis.shape[0]), np.int64)
+    return combine(out, polynomials.value_from_basis)
 
 
 def combine(basis_counts: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -380,18 +549,27 @@ class Batch:
         """The exact EV of bet b on shoe i."""
         return Fraction(int(self.numerators[i, b]), int(self.plan.scale[b]) * int(self.total[i]))
 
+    def ev_terms(self, shoes: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
+        """[shoe, bet] numerators and denominators of every EV in lowest terms (denominators
+        positive) for ``shoes``: by numpy's gcd in int64 where the denominators fit, else in
+        Python integers."""
+        scale, total, numerators = self.plan.scale, self.total[shoes], self.numerators[shoes]
+        if int(scale.max(initial=1)) * int(total.max(initial=1)) < 2**63 and numerators.dtype != object:
+            denominators = scale.astype(np.int64)[None, :] * total.astype(np.int64)[:, None]
+            divisor = np.gcd(numerators, denominators)
+            return numerators // divisor, denominators // divisor
+        denominators = scale[None, :] * total.astype(object)[:, None]
+        divisor = np.frompyfunc(math.gcd, 2, 1)(numerators.astype(object), denominators)
+        return numerators.astype(object) // divisor, denominators // divisor
+
     def evs(self, i: int) -> dict:
         """bet id -> exact EV on shoe i."""
         return {bet.id: self.ev(i, b) for b, bet in enumerate(self.bets)}
 
     def results(self, i: int) -> list[BetResult]:
         """Shoe i's BetResults, exactly those of bets.analyse on the same shoe."""
-        total = int(self.total[i])
-        out = []
-        for bet, columns in zip(self.bets, self.plan.line_columns):
-            counts = [int(self.lines[i, k]) for k in columns]
-            out.append(BetResult(bet, tuple(Fraction(c, total) for c in counts), Fraction(total - sum(counts), total)))
-        return out
+        total, lines = int(self.total[i]), self.lines[i].tolist()
+        return [BetResult(bet, tuple(lines[k] for k in columns), total) for bet, columns in zip(self.bets, self.plan.line_columns)]
 
     def positive(self) -> np.ndarray:
         """[shoe, bet]: the bet has positive expectation (exact integer sign)."""
@@ -405,8 +583,10 @@ class Batch:
 
 
 def evaluate_many(rules: RuleSet, shoes) -> Batch:
-    """Every bet of ``rules`` on every shoe (see shoe_counts for the accepted forms), exactly."""
-    plan = compile_rules(rules)
+    """Every bet of ``rules`` on every shoe (see shoe_counts for the accepted forms), exactly:
+    by the rule set's polynomials when they are built or there are FEW_SHOES shoes or more (the
+    polynomials take about 0.1 s to build, the enumerator a few milliseconds a shoe)."""
+    plan = plan_of(rules)
     n = shoe_counts(shoes)
     if not len(n):
         empty = np.zeros((0, plan.weights.shape[0]), np.int64)
@@ -417,23 +597,26 @@ def evaluate_many(rules: RuleSet, shoes) -> Batch:
         raise BaccaratError(f"shoe {small[0] + 1}: a shoe needs at least 6 cards to deal a coup (it has {size[small[0]]})")
     total = falling6(size)
     columns = plan.weights.shape[0]
-    n_value, n_class = plan.value_from_basis.shape[1], len(plan.class_sets)
+    n_value, n_class = plan.value_columns, len(plan.class_sets)
     fits = size <= FAST_CARDS
     lines = np.zeros((len(n), columns), np.int64 if fits.all() else object)
-    fast = np.flatnonzero(fits)
+    by_polynomial = fits & (plan.compiled or len(n) >= FEW_SHOES)
+    fast = np.flatnonzero(by_polynomial)
     if len(fast):
         split = int(total[fast].max()) > FLOAT_EXACT
-        lines[fast, :n_value] = value_line_counts(plan, value_counts(n[fast]), split)
-        if n_class:
-            classes = hand_class_counts(n[fast]).reshape(len(fast), 16)
-            lines[fast, n_value:n_value + n_class] = classes @ plan.class_sets.T.astype(np.int64)
+        if n_value:
+            lines[fast, :n_value] = value_line_counts(plan, value_counts(n[fast]), split)
+        for start in range(0, len(fast) if n_class else 0, 4 * CHUNK):  # in parts: a dozen arrays per shoe
+            part = fast[start:start + 4 * CHUNK]
+            classes = hand_class_counts(n[part]).reshape(len(part), 16)
+            lines[part, n_value:n_value + n_class] = classes @ plan.class_sets.T.astype(np.int64)
     other = plan.column_cells[n_value + n_class:]  # lines mixing values and hand classes
     cells_end = len(plan.column_cells)
-    for i in (np.arange(len(n)) if other or plan.card_bets else np.flatnonzero(~fits)):
+    for i in (np.arange(len(n)) if other or plan.card_bets else np.flatnonzero(~by_polynomial)):
         shoe = Shoe(tuple(map(tuple, n[i].tolist())))
-        if other or not fits[i]:
+        if other or not by_polynomial[i]:
             dist = enumerate_coup(shoe, rules.tableau)
-            start = n_value + n_class if fits[i] else 0
+            start = n_value + n_class if by_polynomial[i] else 0
             lines[i, start:cells_end] = [dist.count(s) for s in plan.column_cells[start:]]
         for b, columns in plan.card_bets:
             lines[i, list(columns)] = card_line_counts(rules.bets[b], shoe, rules.tableau)
@@ -456,6 +639,9 @@ def numerators_of(plan: Plan, lines: np.ndarray, total: np.ndarray) -> np.ndarra
     return numerators
 
 
+COUNTS = re.compile(r"[0-9]{1,7}(?:[ \t]*,[ \t]*[0-9]{1,7})*")  # a line of card counts (after strip)
+
+
 def parse_shoe_lines(text: str) -> list[list[int]]:
     """Shoes from text, one per line: 13 comma-separated rank counts A,2,...,9,T,J,Q,K (the
     suits spread evenly, as Shoe.from_ranks does), or 52 card counts As,Ah,Ad,Ac,2s,...,Kc
@@ -470,6 +656,11 @@ def parse_shoe_lines(text: str) -> list[list[int]]:
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        if COUNTS.fullmatch(line):  # the common case at a glance; anything odd is told below
+            shoe = list(map(int, line.split(",")))
+            if len(shoe) in (13, 52) and max(shoe) <= MAX_KIND and sum(shoe) >= DEGREE:
+                shoes.append(shoe)
+                continue
         fields = [f.strip() for f in line.split(",")]
         if len(fields) not in (13, 52):
             raise BaccaratError(f"line {number}: expected 13 comma-separated counts ({','.join(RANKS)}) "
@@ -489,17 +680,28 @@ def parse_shoe_lines(text: str) -> list[list[int]]:
 
 def as_card_counts(rows) -> np.ndarray:
     """Lines of 13 rank counts or 52 card counts (parse_shoe_lines) as [shoe, rank, suit]."""
-    return np.stack([shoe_counts([row])[0] if len(row) == 13 else np.array(row, np.int64).reshape(13, 4)
-                     for row in rows]) if rows else np.zeros((0, 13, 4), np.int64)
+    out = np.zeros((len(rows), 13, 4), np.int64)
+    for size, convert in ((13, shoe_counts), (52, lambda x: np.array(x, np.int64).reshape(-1, 13, 4))):
+        these = [i for i, row in enumerate(rows) if len(row) == size]
+        if these:
+            out[these] = convert([rows[i] for i in these])
+    return out
 
 
-def json_lines(batch: Batch, rows):
+def json_lines(batch: Batch, rows, group: int = 1000):
     """One JSON line per shoe: its counts as given (``rows``: 13 by rank or 52 by card) and
-    every bet's exact EV as "p/q"."""
+    every bet's exact EV as "p/q" (lowest terms; "n" for an integer), as json.dumps writes it.
+    Yields the lines of ``group`` shoes at a time, joined (the text of one group in memory)."""
     import json
 
-    from .render import exact
-
-    for i in range(len(batch)):
-        evs = {bet.id: {"ev": exact(batch.ev(i, b))} for b, bet in enumerate(batch.bets)}
-        yield json.dumps({"shoe": list(rows[i]), "bets": evs})
+    bets = ", ".join(f'{json.dumps(bet.id).replace("%", "%%")}: {{"ev": "%s"}}' for bet in batch.bets)
+    template = '{"shoe": [%s], "bets": {' + bets + '}}'
+    width = len(batch.bets)
+    for first in range(0, len(batch), group):
+        numerators, denominators = (x.ravel().tolist() for x in batch.ev_terms(slice(first, first + group)))
+        evs = list(map("{}/{}".format, numerators, denominators))
+        for j, q in enumerate(denominators):
+            if q == 1:
+                evs[j] = str(numerators[j])
+        yield "\n".join(template % (", ".join(map(str, shoe)), *evs[i * width:(i + 1) * width])
+                        for i, shoe in enumerate(rows[first:first + group]))

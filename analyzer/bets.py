@@ -56,7 +56,7 @@ class Bet:
         what the value-level distribution holds: it is counted at its own card detail."""
         return self.needs.cards
 
-    @property
+    @cached_property
     def numeric(self) -> bool:
         """Every payout and the commission are numbers (no payout symbol)."""
         return all(isinstance(x, (Fraction, int)) for x in (self.commission, *(ln.pays for ln in self.lines)))
@@ -64,6 +64,14 @@ class Bet:
     def net(self, ln: Line):
         """Units won per unit staked when ``ln`` settles the bet, commission paid."""
         return ln.pays if ln.pays == 0 else ln.pays * (1 - self.commission)
+
+    @cached_property
+    def integer_nets(self) -> tuple[int, tuple[int, ...]]:
+        """(d, nets): d the common denominator of the numeric net payouts, nets each line's net
+        payout times d (a push: 0), so that sums of counts stay in integers."""
+        nets = [Fraction(self.net(ln)) for ln in self.lines]
+        scale = math.lcm(*(x.denominator for x in nets))
+        return scale, tuple(int(x * scale) for x in nets)
 
     def pay_table(self, brief: bool = False) -> str:
         """The pay lines in words, e.g. ``Banker wins 1:1; tie push; 5% commission``; ``brief``
@@ -157,26 +165,40 @@ def _sum(terms, start):
 
 @dataclass(frozen=True)
 class BetResult:
-    """A bet's exact results: each line's probability, and the loss probability."""
+    """A bet's exact results: the ordered 6-card sequences settled by each pay line, out of
+    ``total``. Probabilities, EV and variance are Fractions, made when asked: with numeric
+    payouts from integer sums over one common denominator (one Fraction each)."""
 
     bet: Bet
-    line_probabilities: tuple[Fraction, ...]
-    loss: Fraction
+    counts: tuple[int, ...]
+    total: int
+
+    @cached_property
+    def line_probabilities(self) -> tuple[Fraction, ...]:
+        return tuple(Fraction(c, self.total) for c in self.counts)
+
+    @cached_property
+    def loss(self) -> Fraction:
+        return Fraction(self.total - sum(self.counts), self.total)
 
     def _lines(self):
         return zip(self.line_probabilities, self.bet.lines)
 
-    @property
+    @cached_property
     def win(self) -> Fraction:
-        return _sum((p for p, ln in self._lines() if ln.pays != 0), Fraction(0))
+        return Fraction(sum(c for c, ln in zip(self.counts, self.bet.lines) if ln.pays != 0), self.total)
 
-    @property
+    @cached_property
     def push(self) -> Fraction:
-        return _sum((p for p, ln in self._lines() if ln.pays == 0), Fraction(0))
+        return Fraction(sum(c for c, ln in zip(self.counts, self.bet.lines) if ln.pays == 0), self.total)
 
-    @property
+    @cached_property
     def ev(self):
         """Expected value per unit staked."""
+        if self.bet.numeric:
+            scale, nets = self.bet.integer_nets
+            lost = self.total - sum(self.counts)
+            return Fraction(sum(w * c for w, c in zip(nets, self.counts)) - scale * lost, scale * self.total)
         return _sum((p * self.bet.net(ln) for p, ln in self._lines() if ln.pays != 0), -self.loss)
 
     @property
@@ -189,8 +211,14 @@ class BetResult:
         """Expected loss per bet that wins or loses (pushes excluded)."""
         return None if self.push == 1 else -self.ev / (1 - self.push)
 
-    @property
+    @cached_property
     def variance(self):
+        if self.bet.numeric:
+            scale, nets = self.bet.integer_nets
+            lost = self.total - sum(self.counts)
+            second = Fraction(sum(w * w * c for w, c in zip(nets, self.counts)) + scale * scale * lost,
+                              scale * scale * self.total)
+            return second - self.ev**2
         second = _sum((p * self.bet.net(ln) ** 2 for p, ln in self._lines() if ln.pays != 0), self.loss)
         return second - self.ev**2
 
@@ -204,14 +232,13 @@ class BetResult:
 def settled_cells(conditions: tuple, tableau: Tableau) -> tuple:
     """For each pay line (by its condition), the indices of the distribution's cells it settles:
     those where it holds and no earlier line did. Cells depend on the tableau, not the shoe."""
-    return tuple(np.flatnonzero(hit) for hit in settled_masks(conditions, cells(tableau)[1]))
+    return tuple(np.flatnonzero(hit).astype(np.int32) for hit in settled_masks(conditions, cells(tableau)[1]))
 
 
 def evaluate(bet: Bet, dist: Distribution) -> BetResult:
     """The exact result of ``bet`` on a coup with distribution ``dist``; a card-level bet is
     counted on the same shoe at the card detail its conditions read."""
-    counts = line_counts(bet, dist)
-    return BetResult(bet, tuple(Fraction(c, dist.total) for c in counts), Fraction(dist.total - sum(counts), dist.total))
+    return BetResult(bet, tuple(line_counts(bet, dist)), dist.total)
 
 
 def line_counts(bet: Bet, dist: Distribution) -> list[int]:
@@ -266,8 +293,22 @@ def infinite_card_counts(conditions: tuple, tableau: Tableau, knowledge: Knowled
 
 
 def analyse(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
-    """Every bet of ``rules`` on ``shoe``, given ``knowledge`` of the coup's cards, from one
-    enumeration (and one more for each card detail the bets read)."""
+    """Every bet of ``rules`` on ``shoe``, given ``knowledge`` of the coup's cards: by the
+    enumerator (:func:`enumerated`), or, once the rule set is compiled (batch.compile_rules:
+    worth it from a few dozen shoes on), by its polynomials. Both give the same exact results."""
+    if not knowledge:
+        from .batch import analyse_one, compiled_plan  # batch imports this module
+
+        plan = compiled_plan(rules)
+        results = analyse_one(plan, shoe) if plan is not None else None
+        if results is not None:
+            return results
+    return enumerated(rules, shoe, knowledge)
+
+
+def enumerated(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
+    """Every bet of ``rules`` on ``shoe`` by the enumerator, whatever is compiled: one enumeration
+    (and one more for each card detail the bets read). The route every faster one is tested against."""
     dist = enumerate_coup(shoe, rules.tableau, knowledge)
     return [evaluate(bet, dist) for bet in rules.bets]
 

@@ -3,17 +3,34 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 import sys
 from contextlib import contextmanager
 
 import click
 
-from . import __version__, views
-from . import advantage as ap
-from .cards import BaccaratError, make_shoe, parse_deck_list, parse_number, parse_percent
-from .knowledge import Knowledge, parse_positions
-from .render import FORMATS, render
-from .rulefile import BUILT_IN, get_rules
+from . import BUILT_IN, __version__
+
+
+def lazy(name: str):
+    """Module ``name``, loaded at its first attribute: `baccarat --version` and `--help` then
+    start without numpy, tabulate or the engine (a third of the start-up time of a command)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+cards = lazy("analyzer.cards")
+known_cards = lazy("analyzer.knowledge")
+views = lazy("analyzer.views")
+ap = lazy("analyzer.advantage")
+rendering = lazy("analyzer.render")
+rulefile = lazy("analyzer.rulefile")
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -25,7 +42,7 @@ def domain_errors(command):
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except BaccaratError as exc:
+        except cards.BaccaratError as exc:
             raise click.ClickException(str(exc)) from None
 
     return wrapper
@@ -57,8 +74,8 @@ known_option = click.option(
 
 def check_format(ctx, param, fmt: str) -> str:
     """Refuse an unknown --format before any work is done."""
-    if fmt not in FORMATS:
-        raise click.ClickException(f"unknown format {fmt!r} (choose from json, csv, {', '.join(FORMATS[:-2])})")
+    if fmt not in rendering.FORMATS:
+        raise click.ClickException(f"unknown format {fmt!r} (choose from json, csv, {', '.join(rendering.FORMATS[:-2])})")
     return fmt
 
 
@@ -77,7 +94,7 @@ def output_options(command):
 
 
 def emit(view, fmt: str, show_exact: bool):
-    click.echo(render(view, fmt, show_exact))
+    click.echo(rendering.render(view, fmt, show_exact))
 
 
 @click.group("baccarat", context_settings=CONTEXT)
@@ -101,8 +118,8 @@ def odds(decks, remove, shoe_file, known, fmt, exact):
     Counts are ordered 6-card sequences, N(N-1)...(N-5) for an N-card shoe (with --known, those
     that agree with the known cards).
     """
-    knowledge = Knowledge.parse(known)
-    shoe = make_shoe(decks, remove, shoe_file)
+    knowledge = known_cards.Knowledge.parse(known)
+    shoe = cards.make_shoe(decks, remove, shoe_file)
     emit(views.odds(shoe, knowledge=knowledge), fmt, exact)
 
 
@@ -115,9 +132,9 @@ def odds(decks, remove, shoe_file, known, fmt, exact):
 @domain_errors
 def edge(rules, decks, remove, shoe_file, known, fmt, exact):
     """House-edge table of every bet of a rule set."""
-    knowledge = Knowledge.parse(known)
-    rule_set = get_rules(rules)
-    shoe = make_shoe(decks, remove, shoe_file)
+    knowledge = known_cards.Knowledge.parse(known)
+    rule_set = rulefile.get_rules(rules)
+    shoe = cards.make_shoe(decks, remove, shoe_file)
     emit(views.edge(rule_set, shoe, knowledge), fmt, exact)
 
 
@@ -131,11 +148,11 @@ def edge(rules, decks, remove, shoe_file, known, fmt, exact):
 @domain_errors
 def compare(rules, decks, remove, shoe_file, known, fmt, exact):
     """House edge of each bet under several rule sets and/or deck counts, side by side."""
-    knowledge = Knowledge.parse(known)
-    rule_sets = [get_rules(name) for name in rules or ["standard"]]
-    deck_counts = [None] if decks is None else parse_deck_list(decks)
+    knowledge = known_cards.Knowledge.parse(known)
+    rule_sets = [rulefile.get_rules(name) for name in rules or ["standard"]]
+    deck_counts = [None] if decks is None else cards.parse_deck_list(decks)
     variants = [
-        (label_of(r.name, d, len(rule_sets) > 1, len(deck_counts) > 1), r, make_shoe(d, remove, shoe_file))
+        (label_of(r.name, d, len(rule_sets) > 1, len(deck_counts) > 1), r, cards.make_shoe(d, remove, shoe_file))
         for r in rule_sets
         for d in deck_counts
     ]
@@ -169,7 +186,7 @@ def rules_list(fmt, exact):
 @domain_errors
 def rules_show(name, fmt, exact):
     """Show a rule set's bets, pay tables and drawing tableau (NAME: built-in name or .toml file)."""
-    emit(views.rules_show(get_rules(name)), fmt, exact)
+    emit(views.rules_show(rulefile.get_rules(name)), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -192,11 +209,11 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, known,
     edge equal Player's (--bet banker --vary commission --match player).
     """
     if edge_pct is not None and match is not None:
-        raise BaccaratError("give --edge or --match, not both")
-    knowledge = Knowledge.parse(known)
-    shoe = make_shoe(decks, remove, shoe_file)
-    target = parse_percent(edge_pct or "0")
-    emit(views.solve(get_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
+        raise cards.BaccaratError("give --edge or --match, not both")
+    knowledge = known_cards.Knowledge.parse(known)
+    shoe = cards.make_shoe(decks, remove, shoe_file)
+    target = cards.parse_percent(edge_pct or "0")
+    emit(views.solve(rulefile.get_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
 
 
 @contextmanager
@@ -208,7 +225,7 @@ def progress_bar(length: int, label: str):
 
 def check_unit(unit: str) -> str:
     if unit not in ("percent", "permille"):
-        raise BaccaratError(f"unknown unit {unit!r} (percent or permille)")
+        raise cards.BaccaratError(f"unknown unit {unit!r} (percent or permille)")
     return unit
 
 
@@ -230,12 +247,12 @@ def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, known, fmt,
     Positive means better for the bettor. With suits uneven, a rank's effect is the average over
     its suits left, so that the effects weighted by the cards left sum to exactly zero.
     """
-    knowledge = Knowledge.parse(known)
-    rule_set = get_rules(rules)
-    shoe = make_shoe(decks, remove, shoe_file)
+    knowledge = known_cards.Knowledge.parse(known)
+    rule_set = rulefile.get_rules(rules)
+    shoe = cards.make_shoe(decks, remove, shoe_file)
     unit = check_unit(unit)
     if remove_pairs and knowledge:
-        raise BaccaratError("--remove-pairs does not take --known")
+        raise cards.BaccaratError("--remove-pairs does not take --known")
     if remove_pairs:
         with progress_bar(13 + 91, "removing pairs of cards") as advance:
             view = views.eor_pairs(rule_set, shoe, bet_id or rule_set.bets[0].id, unit, advance)
@@ -261,9 +278,9 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
     Reports the betting correlation with the exact EoR, the imbalance, and the linear estimate
     of the EV at the given true counts.
     """
-    rule_set = get_rules(rules)
-    shoe = make_shoe(decks, remove, shoe_file)
-    counts = [parse_percent(tc) * 100 for tc in true_counts.split(",")] if true_counts.strip() else []
+    rule_set = rulefile.get_rules(rules)
+    shoe = cards.make_shoe(decks, remove, shoe_file)
+    counts = [cards.parse_percent(tc) * 100 for tc in true_counts.split(",")] if true_counts.strip() else []
     tag_set, name = (None, "given") if tags is None else rule_set.tag_set(tags)
     view = views.count(rule_set, shoe, bet_id, tag_set, counts, name)
     emit(view, fmt, exact)
@@ -287,10 +304,10 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, fmt
     """
     from .eor import load_dealt, parse_dealt
 
-    knowledge = Knowledge.parse(known)
-    cards = parse_dealt(dealt) + (load_dealt(dealt_file) if dealt_file is not None else [])
-    shoe = make_shoe(decks, remove, shoe_file)
-    emit(views.now(get_rules(rules), shoe, cards, positive, knowledge), fmt, exact)
+    knowledge = known_cards.Knowledge.parse(known)
+    seen = parse_dealt(dealt) + (load_dealt(dealt_file) if dealt_file is not None else [])
+    shoe = cards.make_shoe(decks, remove, shoe_file)
+    emit(views.now(rulefile.get_rules(rules), shoe, seen, positive, knowledge), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -322,16 +339,16 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
     modes = [name for name, on in (("--sort", sort_values is not None), ("--exact-card", exact_card),
                                    ("--best-sort", best_sort), ("--by-position", by_position)) if on]
     if len(modes) != 1:
-        raise BaccaratError("give one of --sort, --exact-card, --best-sort or --by-position"
+        raise cards.BaccaratError("give one of --sort, --exact-card, --best-sort or --by-position"
                             + (f" (got {', '.join(modes)})" if modes else ""))
-    places = parse_positions(positions) if positions is not None else (tuple(range(1, 7)) if by_position else (1,))
+    places = known_cards.parse_positions(positions) if positions is not None else (tuple(range(1, 7)) if by_position else (1,))
     info = (ap.Information.sort(ap.parse_values(sort_values), places) if sort_values is not None
             else ap.Information.exact(places) if exact_card else None)
-    knowledge = Knowledge.parse(known)
-    rule_set = get_rules(rules)
+    knowledge = known_cards.Knowledge.parse(known)
+    rule_set = rulefile.get_rules(rules)
     named = [b.strip() for b in bet_ids.split(",") if b.strip()]
     bets = tuple({b: rule_set.bet(b) for b in named}.values()) if named else ap.default_bets(rule_set)  # in the order asked
-    shoe = make_shoe(decks, remove, shoe_file)
+    shoe = cards.make_shoe(decks, remove, shoe_file)
     if by_position:
         view = views.by_position(rule_set, shoe, ap.by_position(rule_set, shoe, bets, places, knowledge), bets, knowledge)
     else:
@@ -375,20 +392,20 @@ def batch(file, rules, bet_ids):
     """
     from .batch import BLOCK, as_card_counts, evaluate_many, json_lines, parse_shoe_lines
 
-    rule_set = get_rules(rules)
+    rule_set = rulefile.get_rules(rules)
     named = chosen_bets(rule_set, bet_ids) if bet_ids.strip() else None  # an unknown id fails first
     try:
         text = file.read().decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise BaccaratError(f"{file.name}: not UTF-8 text") from None
+        raise cards.BaccaratError(f"{file.name}: not UTF-8 text") from None
     shoes = parse_shoe_lines(text)
     if not shoes:
         return
     rule_set = named or chosen_bets(rule_set, "")  # any note comes once the input is known to be good
     for start in range(0, len(shoes), BLOCK):
         block = shoes[start:start + BLOCK]
-        for line in json_lines(evaluate_many(rule_set, as_card_counts(block)), block):
-            click.echo(line)
+        for text in json_lines(evaluate_many(rule_set, as_card_counts(block)), block):
+            click.echo(text)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -421,21 +438,21 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     from .simulate import Counter, Deal
     from .simulate import simulate as run
 
-    rule_set = get_rules(rules)
+    rule_set = rulefile.get_rules(rules)
     deal = Deal(decks, cut, burn)
-    trigger = parse_number(trigger, "a true count (--trigger)")
+    trigger = cards.parse_number(trigger, "a true count (--trigger)")
     counter = None
     if tags is not None:
         tag_set, name = rule_set.tag_set(tags, "--count")
         if bet_id is None:
-            raise BaccaratError("--count needs --bet: the bet the counter plays")
+            raise cards.BaccaratError("--count needs --bet: the bet the counter plays")
         counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), trigger, name)
     elif bet_id is not None:
-        raise BaccaratError("--bet is the counter's bet: give --count too")
+        raise cards.BaccaratError("--bet is the counter's bet: give --count too")
     rule_set = chosen_bets(rule_set, bet_ids, [counter.bet_id] if counter else [])
     with progress_bar(shoes, "Dealing shoes") as advance:
         sim = run(rule_set, deal, shoes, seed, counter, workers, dask_address, advance)
-    click.echo(render(views.simulate(sim), fmt))
+    click.echo(rendering.render(views.simulate(sim), fmt))
 
 
 @cli.command(context_settings=CONTEXT)
@@ -455,10 +472,10 @@ def chemin(infinite, commission, decks, remove, shoe_file, fmt, exact):
     """
     from .chemin import solve
 
-    share = parse_percent(commission)
+    share = cards.parse_percent(commission)
     if infinite and (decks is not None or remove or shoe_file):
-        raise BaccaratError("--infinite is the infinite deck: it takes no --decks, --remove or --shoe")
-    shoe = None if infinite else make_shoe(decks, remove, shoe_file)
+        raise cards.BaccaratError("--infinite is the infinite deck: it takes no --decks, --remove or --shoe")
+    shoe = None if infinite else cards.make_shoe(decks, remove, shoe_file)
     emit(views.chemin(solve(shoe, share), shoe), fmt, exact)
 
 

@@ -27,13 +27,13 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from . import BUILT_IN  # noqa: F401  (re-exported: the names of the rule files)
 from .bets import Bet, Line, RuleSet
 from .cards import BaccaratError
 from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .tableau import PUNTO_BANCO, STOOD, Tableau
 
-BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog")
 TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets", "counts", "poker"}
 BET_KEYS = {"id", "name", "source", "commission", "lines"}
 LINE_KEYS = {"label", "when", "pays"}

@@ -265,7 +265,7 @@ def simulate(rules: RuleSet, deal: Deal, shoes: int, seed: int, counter: Counter
     shoes done."""
     if shoes < 1:
         raise BaccaratError("--shoes must be at least 1")
-    compile_rules(rules)  # refuse symbolic payouts before any work
+    compile_rules(rules)  # refuse symbolic payouts before any work; forked workers inherit the polynomials
     if counter is not None:
         rules.bet(counter.bet_id)
     tasks = chunks(shoes)

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.batch import (BLOCK, FAST_CARDS, FLOAT_EXACT, compile_rules, evaluate_many, hand_class_counts,
-                            parse_shoe_lines)
-from analyzer.bets import analyse
+from analyzer.batch import (BLOCK, FAST_CARDS, FEW_SHOES, FLOAT_EXACT, analyse_one, compile_rules, evaluate_many,
+                            hand_class_counts, hand_classes_of, parse_shoe_lines, plan_of)
+from analyzer.bets import analyse, enumerated
 from analyzer.cards import BaccaratError, Shoe
 from analyzer.cli import cli
 from analyzer.engine import falling, head_counts
@@ -22,9 +22,13 @@ FLOAT_LIMIT = max(n for n in range(400, 500) if falling(n, 6) <= FLOAT_EXACT)  #
 
 
 def assert_same_as_enumerator(rules, shoes):
+    """The polynomials, many shoes at once and one shoe at a time (analyse once compiled), give
+    the enumerator's exact results."""
+    compile_rules(rules)
     batch = evaluate_many(rules, shoes)
     for i, shoe in enumerate(shoes):
-        expected = analyse(rules, shoe)
+        expected = enumerated(rules, shoe)
+        assert [r.counts for r in analyse(rules, shoe)] == [r.counts for r in expected], shoe.describe()
         got = batch.results(i)
         for b, (want, have) in enumerate(zip(expected, got)):
             assert have.line_probabilities == want.line_probabilities, (shoe.describe(), want.bet.id)
@@ -87,8 +91,8 @@ def test_a_line_mixing_pairs_and_totals_goes_through_the_enumerator():
         lines = [{ label = "win", when = { winner = "player" }, pays = 1 }, { label = "tie", when = { winner = "tie" }, pays = "push" }]
     """, "test", None)
     plan = compile_rules(rules)
-    assert len(plan.column_cells) - plan.value_from_basis.shape[1] - len(plan.class_sets) == 1  # one mixed line
-    assert plan.basis_polynomials.shape[0] == 2
+    assert len(plan.column_cells) - plan.value_columns - len(plan.class_sets) == 1  # one mixed line
+    assert plan.polynomials.basis.shape[0] == 2
     assert_same_as_enumerator(rules, random_rank_shoes(random.Random(1), 6, 2, 12))
 
 
@@ -99,12 +103,39 @@ def test_hand_class_counts_equal_the_enumerators_head():
     for shoe, h in zip(shoes, got):
         head = head_counts(shoe).sum((0, 1, 2, 3))  # [player class, banker class]
         assert (h == head * (shoe.size - 4) * (shoe.size - 5)).all()
+        assert hand_classes_of(shoe.counts) == h.ravel().tolist()  # the one-shoe form, in Python integers
+
+
+def test_one_shoe_on_every_path_at_its_smallest_and_largest_shoes():
+    # analyse_one: float64 products up to FLOAT_LIMIT cards, two 26-bit halves up to FAST_CARDS,
+    # beyond that (and below 6 cards) it declines and analyse takes the enumerator.
+    rules = get_rules("ez")  # value lines, pair lines and a three-card-7 push
+    plan = compile_rules(rules)
+    rng = random.Random(14)
+    sizes = [6, 7, FLOAT_LIMIT, FLOAT_LIMIT + 1, FAST_CARDS]
+    for size in sizes:
+        for _ in range(2):
+            shoe = random_shoe(rng, size)
+            assert [r.counts for r in analyse_one(plan, shoe)] == [r.counts for r in enumerated(rules, shoe)], size
+    assert analyse_one(plan, random_shoe(rng, FAST_CARDS + 1)) is None
+    assert analyse_one(plan, Shoe.from_ranks([1] * 5 + [0] * 8)) is None
+
+
+def test_few_shoes_take_the_enumerator_until_the_rule_set_is_compiled():
+    rules = get_rules("standard").only(["banker", "tie", "player_pair"])  # a new rule set: not compiled
+    plan = plan_of(rules)
+    shoes = random_rank_shoes(random.Random(3), FEW_SHOES - 1, 2, 30)
+    batch = evaluate_many(rules, shoes)
+    assert not plan.compiled  # the enumerator, shoe by shoe
+    assert [batch.results(i)[0].counts for i in range(len(shoes))] == [enumerated(rules, s)[0].counts for s in shoes]
+    evaluate_many(rules, shoes + shoes[:1])
+    assert plan.compiled  # FEW_SHOES shoes: worth the polynomials
 
 
 def test_value_lines_span_few_columns():
     plan = compile_rules(CATALOG)
-    columns = plan.value_from_basis.shape[1]
-    assert plan.basis_polynomials.shape == (36, 5005) and columns == 49  # 13 lines are integer sums of others
+    columns = plan.value_columns
+    assert plan.polynomials.basis.shape == (36, 5005) and columns == 49  # 13 lines are integer sums of others
 
 
 def test_shoe_forms_and_errors():
@@ -146,7 +177,7 @@ def test_batch_command_writes_exact_json_lines(tmp_path):
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["shoe"] for line in lines] == shoes
     for line, counts in zip(lines, shoes):
-        expected = {r.bet.id: str(r.ev) for r in analyse(CATALOG, Shoe.from_ranks(counts))}
+        expected = {r.bet.id: str(r.ev) for r in enumerated(CATALOG, Shoe.from_ranks(counts))}
         assert {k: v["ev"] for k, v in line["bets"].items()} == expected
     assert "Note: card-level bets left out" in result.stderr
     piped = CliRunner().invoke(cli, ["batch", "-", "--rules", "standard"], input=path.read_text())
@@ -163,7 +194,7 @@ def test_batch_lines_by_card_for_bets_on_suits():
     assert [line["shoe"] for line in lines] == [[4] * 13, one_deck, no_red_aces]
     assert lines[0]["bets"] == lines[1]["bets"]  # 4 of each rank spread evenly is one deck
     shoe = Shoe(tuple(tuple(no_red_aces[4 * r:4 * r + 4]) for r in range(13)))
-    expected = {r.bet.id: str(r.ev) for r in analyse(get_rules("catalog").only(["player", "colour_match"]), shoe)}
+    expected = {r.bet.id: str(r.ev) for r in enumerated(get_rules("catalog").only(["player", "colour_match"]), shoe)}
     assert {k: v["ev"] for k, v in lines[2]["bets"].items()} == expected != lines[1]["bets"]
 
 

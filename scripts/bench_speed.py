@@ -1,0 +1,206 @@
+"""Benchmark: the speed figures of the README's Speed section (start-up, one analysis, batch, load).
+
+Run: python scripts/bench_speed.py [--repeat N] [--before PATH] [--only PART,...]
+
+- one full exact analysis of a shoe never seen before (every value-level bet of the catalogue,
+  48 bets, each EV an exact Fraction), in process: the compiled polynomials (bets.analyse once
+  the rule set is compiled) and the enumerator, interleaved on the same new shoes; the one-off
+  compile, timed in a fresh interpreter;
+- whole processes, interleaved: `baccarat --version`, `--help`, `edge --decks 8`, `batch` on a
+  file of 10,000 shoes and on a file of 2 (median wall clock and peak memory); with --before, the
+  same commands of another install (e.g. the code before this change) run in turn with them;
+- batch in process: states a second on 50,000 shoe states taken from dealt 8-deck shoes;
+- under load: compiling the catalogue (fresh interpreter) and a 100-shoe batch, quiet and with
+  two CPU-bound processes beside them, interleaved;
+- simulate: 8-deck shoes, cut card 14, every coup of the catalogue exact, on 2 workers.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_batch import shoe_states  # scripts/ is on the path when this runs as a script
+from bench_cards import baccarat_command
+
+from analyzer.batch import compile_rules, evaluate_many
+from analyzer.bets import analyse, enumerated
+from analyzer.cards import Shoe
+from analyzer.engine import _enumerate
+from analyzer.rulefile import get_rules
+from analyzer.simulate import Deal, simulate
+
+CATALOG = get_rules("catalog").value_level()  # the card-level bets: scripts/bench_cards.py
+
+
+def new_shoes(count: int, seed: int) -> list[Shoe]:
+    """8-deck shoes with 0 to 300 random cards gone: each one new to every cache."""
+    rng = random.Random(seed)
+    shoes = []
+    for _ in range(count):
+        cards = [kind for kind in range(52) for _ in range(8)]
+        rng.shuffle(cards)
+        left = [[0] * 4 for _ in range(13)]
+        for kind in cards[rng.randrange(301):]:
+            left[kind // 4][kind % 4] += 1
+        shoes.append(Shoe(tuple(map(tuple, left))))
+    return shoes
+
+
+def run(command, stdin=None) -> tuple[float, float]:
+    """Wall-clock seconds and peak memory (MB) of one whole process, its output discarded."""
+    start = time.perf_counter()
+    with open(stdin or os.devnull, "rb") as source:
+        process = subprocess.Popen(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if status:
+        raise SystemExit(f"{' '.join(command)} failed")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def median_ms(times) -> str:
+    return f"{statistics.median(times) * 1000:.2f} ms"
+
+
+def one_analysis(repeat: int):
+    compile_code = ("import time; from analyzer.rulefile import get_rules; from analyzer.batch import compile_rules; "
+                    "r = get_rules('catalog').value_level(); t = time.perf_counter(); compile_rules(r); "
+                    "print(time.perf_counter() - t)")
+    compiles = [float(subprocess.run([sys.executable, "-c", compile_code], check=True, capture_output=True,
+                                     text=True).stdout) for _ in range(3)]
+    compile_rules(CATALOG)
+    poly, enum = [], []
+    for shoe in new_shoes(repeat * 20, seed=len(poly)):
+        start = time.perf_counter()
+        [r.ev for r in analyse(CATALOG, shoe)]
+        poly.append(time.perf_counter() - start)
+        if len(enum) < repeat * 4:
+            _enumerate.cache_clear()
+            start = time.perf_counter()
+            [r.ev for r in enumerated(CATALOG, shoe)]
+            enum.append(time.perf_counter() - start)
+    print(f"one full analysis of a new 8-deck shoe, {len(CATALOG.bets)} bets, exact EVs (median of {len(poly)}): "
+          f"{median_ms(poly)} compiled; the enumerator {median_ms(enum)} "
+          f"({statistics.median(enum) / statistics.median(poly):.1f}x); compile once: "
+          f"{statistics.median(compiles) * 1000:.0f} ms (fresh interpreter, median of 3)")
+
+
+def processes(repeat: int, before: str | None):
+    states = shoe_states(10_000)
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for name, rows in (("10k", states), ("2", states[:2])):
+            files[name] = Path(tmp) / f"shoes-{name}.txt"
+            files[name].write_text("\n".join(",".join(map(str, r)) for r in rows.sum(2).tolist()) + "\n")
+        installs = {"now": baccarat_command()} | ({"before": [before]} if before else {})
+        jobs = {}
+        for label, base in installs.items():
+            jobs |= {(label, "--version"): (base + ["--version"], None), (label, "--help"): (base + ["--help"], None),
+                     (label, "edge --decks 8"): (base + ["edge", "--decks", "8"], None),
+                     (label, "batch, 2 shoes"): (base + ["batch", str(files["2"])], None),
+                     (label, "batch, 10,000 shoes"): (base + ["batch", str(files["10k"])], None)}
+        times = {job: [] for job in jobs}
+        memory = {job: 0.0 for job in jobs}
+        for i in range(repeat):
+            for job, (command, stdin) in jobs.items():
+                if "10,000" in job[1] and i >= max(3, repeat // 3):
+                    continue
+                seconds, rss = run(command, stdin)
+                times[job].append(seconds)
+                memory[job] = max(memory[job], rss)
+        evaluate_many(CATALOG, states[:64])
+        in_process = []
+        for _ in range(5):
+            code = ("import sys, time, numpy as np; from analyzer.rulefile import get_rules; "
+                    "from analyzer.batch import evaluate_many; r = get_rules('catalog').value_level(); "
+                    f"s = np.loadtxt({str(files['10k'])!r}, delimiter=',', dtype=np.int64); t = time.perf_counter(); "
+                    "evaluate_many(r, s); print(time.perf_counter() - t)")
+            in_process.append(float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                                                   text=True).stdout))
+    for (label, name), values in times.items():
+        print(f"{label:>6} `baccarat {name}` whole process: {median_ms(values)} (median of {len(values)}), "
+              f"peak {memory[(label, name)]:.0f} MB")
+    batch_10k = statistics.median(times[("now", "batch, 10,000 shoes")])
+    print(f"batch of 10,000 shoes in process (compile included, fresh interpreter): {median_ms(in_process)}; "
+          f"the whole `baccarat batch` process is {batch_10k / statistics.median(in_process):.1f}x that")
+
+
+def batch_rate(repeat: int):
+    compile_rules(CATALOG)
+    states = shoe_states(50_000)
+    evaluate_many(CATALOG, states[:1000])
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        evaluate_many(CATALOG, states)
+        times.append(time.perf_counter() - start)
+    print(f"batch in process: {len(states):,} shoe states in {median_ms(times)} (median of {repeat}): "
+          f"{len(states) / statistics.median(times):,.0f} states/s")
+
+
+def under_load(repeat: int):
+    compile_code = ("import time; from analyzer.rulefile import get_rules; from analyzer.batch import compile_rules; "
+                    "r = get_rules('catalog').value_level(); t = time.perf_counter(); compile_rules(r); "
+                    "print(time.perf_counter() - t)")
+    compile_rules(CATALOG)
+    states = shoe_states(6_000)
+    samples = [states[i * 100:(i + 1) * 100] for i in range(60)]
+    quiet = {"compile": [], "batch of 100": []}
+    loaded = {"compile": [], "batch of 100": []}
+    for i in range(repeat):
+        for table, burners in ((quiet, 0), (loaded, 2)):
+            busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(burners)]
+            try:
+                time.sleep(0.2 if burners else 0)
+                table["compile"].append(float(subprocess.run([sys.executable, "-c", compile_code], check=True,
+                                                             capture_output=True, text=True).stdout))
+                start = time.perf_counter()
+                evaluate_many(CATALOG, samples[i % len(samples)])
+                table["batch of 100"].append(time.perf_counter() - start)
+            finally:
+                for process in busy:
+                    process.kill()
+                    process.wait()
+    for name in quiet:
+        q, l = statistics.median(quiet[name]), statistics.median(loaded[name])
+        print(f"{name}: quiet {q * 1000:.1f} ms, beside two busy processes {l * 1000:.1f} ms ({l / q:.1f}x; "
+              f"median of {repeat} each, interleaved)")
+
+
+def simulate_rate(shoes: int):
+    compile_rules(CATALOG)
+    start = time.perf_counter()
+    sim = simulate(CATALOG, Deal(8, 14, "face"), shoes, 1, workers=2)
+    seconds = time.perf_counter() - start
+    print(f"simulate: {shoes:,} shoes ({sim.tally.coups:,} coups) in {seconds:.1f} s on 2 workers: "
+          f"{shoes / seconds:,.0f} shoes/s, {sim.tally.coups / seconds:,.0f} coups/s")
+
+
+PARTS = {"analysis": one_analysis, "processes": processes, "batch": batch_rate, "load": under_load, "simulate": simulate_rate}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--before", metavar="PATH", help="another install's baccarat, run in turn with this one")
+    parser.add_argument("--shoes", type=int, default=4000, help="shoes for the simulate measurement")
+    parser.add_argument("--only", default=",".join(PARTS), help=f"parts to run: {', '.join(PARTS)}")
+    args = parser.parse_args()
+    print(f"cores: {os.cpu_count()}")
+    for part in args.only.split(","):
+        if part == "processes":
+            processes(args.repeat, args.before)
+        elif part == "simulate":
+            simulate_rate(args.shoes)
+        else:
+            PARTS[part](args.repeat)
+
+
+if __name__ == "__main__":
+    main()
