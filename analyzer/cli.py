@@ -74,8 +74,8 @@ known_option = click.option(
 
 def check_format(ctx, param, fmt: str) -> str:
     """Refuse an unknown --format before any work is done."""
-    if fmt not in rendering.FORMATS:
-        raise click.ClickException(f"unknown format {fmt!r} (choose from json, csv, {', '.join(rendering.FORMATS[:-2])})")
+    if fmt != "simple" and fmt not in rendering.formats():
+        raise click.ClickException(f"unknown format {fmt!r} (choose from json, csv, {', '.join(rendering.formats()[:-2])})")
     return fmt
 
 

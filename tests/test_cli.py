@@ -3,13 +3,19 @@
 import csv
 import io
 import json
+import random
+import string
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from tabulate import tabulate
 
 from analyzer import __version__
 from analyzer.cli import cli
+from analyzer.render import simple_table
 
 
 def run(*args):
@@ -110,6 +116,27 @@ def test_compare_shows_a_blank_where_a_rule_set_lacks_a_bet(tmp_path):
 @pytest.mark.parametrize("fmt", ["github", "grid", "pipe", "html", "latex", "plain", "tsv"])
 def test_tabulate_formats(fmt):
     assert "Banker" in ok("edge", "--format", fmt)
+
+
+def test_the_default_table_is_tabulates_simple_format():
+    # render.simple_table writes the default format without loading tabulate: the same text as
+    # tabulate's on random tables (spaces at the ends, empty cells, wide and narrow columns).
+    rng = random.Random(8)
+    alphabet = string.ascii_letters + " %.-:·‰0123456789"
+    for _ in range(2000):
+        k, n = rng.randint(1, 6), rng.randint(1, 5)
+        word = lambda: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))  # noqa: E731
+        headers, rows = [word() for _ in range(k)], [[word() for _ in range(k)] for _ in range(n)]
+        aligns = [rng.choice(["left", "right"]) for _ in range(k)]
+        assert simple_table(headers, rows, aligns) == tabulate(rows, headers, tablefmt="simple", disable_numparse=True,
+                                                               colalign=aligns), (headers, rows, aligns)
+
+
+def test_version_and_help_load_no_numpy():
+    code = ("import sys; from analyzer.cli import cli\ntry: cli(['--help'])\nexcept SystemExit: pass\n"
+            "print(sorted({'numpy', 'tabulate', 'analyzer.engine'} & set(sys.modules)))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_shoe_files(tmp_path):
