@@ -265,8 +265,8 @@ class Plan:
 
     @cached_property
     def polynomials(self) -> Polynomials:
-        """Each value line's count as a polynomial in the value counts (about 0.1 s for the
-        catalogue's 49 lines, once)."""
+        """Each value line's count as a polynomial in the value counts (a fraction of a second
+        for the catalogue's 49 lines, once)."""
         cell, monomial, c = value_terms(self.rules.tableau)
         polynomials = np.zeros((len(multisets()), self.value_columns), np.int64)
         in_line = np.zeros(np.prod(GRID), bool)
@@ -284,6 +284,20 @@ class Plan:
             last_level.append((factor, (start, end), np.ascontiguousarray(basis_rows[:, row:row + end - start])))
             row += end - start
         return Polynomials(basis_rows, value_from_basis, value_sums, tuple(last_level))
+
+    @cached_property
+    def lines_by_cell(self) -> tuple[np.ndarray, np.ndarray]:
+        """(line, nets): line[cell, bet] is the pay line (0, 1, ...) that settles each value-level
+        bet in each cell of the enumerator's grid, -1 none (the bet loses; card-level bets: -1);
+        nets[bet, line] the units that line wins as a float, nets[bet, -1] = -1."""
+        line = np.full((len(cells(self.rules.tableau)[0]), len(self.rules.bets)), -1, np.int16)
+        nets = np.full((len(self.rules.bets), max(len(bet.lines) for bet in self.rules.bets) + 1), -1.0)
+        for b, (bet, columns) in enumerate(zip(self.rules.bets, self.line_columns)):
+            if not bet.card_level:
+                for j, column in enumerate(columns):
+                    line[self.column_cells[column], b] = j
+                    nets[b, j] = float(bet.net(bet.lines[j]))
+        return line, nets
 
     @property
     def compiled(self) -> bool:

@@ -28,9 +28,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from .batch import compile_rules, evaluate_many
+from .batch import compile_rules, evaluate_many, plan_of
 from .bets import RuleSet, settled_masks
 from .cards import BaccaratError
+from .engine import cells
 from .layout import KIND_VALUE, NONE, PLACES, coup_fields, draws
 
 MAX_DECKS = 24  # 1,248 cards: every coup's shoe on the batch evaluator's int64 path (<= 1,290 cards)
@@ -143,13 +144,37 @@ def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
 
 
 def payoffs(rules: RuleSet, kinds: np.ndarray) -> np.ndarray:
-    """[coup, bet]: units won (or -1 lost) by each bet on coups dealt with these cards."""
-    fields = coup_fields(kinds)
+    """[coup, bet]: units won (or -1 lost) by each bet on coups dealt with these cards. A
+    value-level bet is paid by its line at the coup's cell of the enumerator's grid (one look-up
+    a coup); a card-level bet by its conditions on the coup's cards."""
     table = -np.ones((len(kinds), len(rules.bets)))
-    for b, bet in enumerate(rules.bets):
-        for settled, ln in zip(settled_masks(tuple(ln.condition for ln in bet.lines), fields), bet.lines):
-            table[settled, b] = float(bet.net(ln))
+    plan = plan_of(rules)
+    value_level = [b for b, bet in enumerate(rules.bets) if not bet.card_level]
+    if value_level:
+        line, nets = plan.lines_by_cell
+        table[:, value_level] = nets[np.array(value_level)[None, :], line[coup_cells(kinds, rules.tableau)][:, value_level]]
+    card_level = [b for b, bet in enumerate(rules.bets) if bet.card_level]
+    if card_level:
+        fields = coup_fields(kinds)
+        for b in card_level:
+            bet = rules.bets[b]
+            for settled, ln in zip(settled_masks(tuple(ln.condition for ln in bet.lines), fields), bet.lines):
+                table[settled, b] = float(bet.net(ln))
     return table
+
+
+def coup_cells(kinds: np.ndarray, tableau) -> np.ndarray:
+    """Each coup's cell of the enumerator's grid (engine.cells): its two-card totals, the values
+    of the third cards taken, and both hands' classes (2 * pair + suited)."""
+    keep, _ = cells(tableau)
+    value = np.append(KIND_VALUE, NONE)[kinds]
+    rank, suit = kinds // 4, kinds % 4
+    third = np.where(kinds[:, 4:] >= 0, value[:, 4:], 10)
+    player_class = 2 * (rank[:, 0] == rank[:, 2]) + (suit[:, 0] == suit[:, 2])
+    banker_class = 2 * (rank[:, 1] == rank[:, 3]) + (suit[:, 1] == suit[:, 3])
+    grid = np.ravel_multi_index(((value[:, 0] + value[:, 2]) % 10, (value[:, 1] + value[:, 3]) % 10, third[:, 0],
+                                 third[:, 1], player_class, banker_class), (10, 10, 11, 11, 4, 4))
+    return np.searchsorted(keep, grid)
 
 
 @dataclass

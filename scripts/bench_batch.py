@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from analyzer.batch import compile_rules, evaluate_many
-from analyzer.bets import analyse
+from analyzer.bets import enumerated
 from analyzer.engine import _enumerate
 from analyzer.rulefile import get_rules
 from analyzer.simulate import Deal, deal_coups, remaining_counts, shuffled_shoe, simulate
@@ -55,7 +55,7 @@ def main():
     def one_at_a_time():
         _enumerate.cache_clear()
         for shoe in shoes:
-            analyse(rules, shoe)
+            enumerated(rules, shoe)
 
     single = median_seconds(one_at_a_time, max(3, args.repeat // 2)) / len(shoes)
 

@@ -12,7 +12,8 @@ Run: python scripts/bench_speed.py [--repeat N] [--before PATH] [--only PART,...
 - batch in process: states a second on 50,000 shoe states taken from dealt 8-deck shoes;
 - under load: compiling the catalogue (fresh interpreter) and a 100-shoe batch, quiet and with
   two CPU-bound processes beside them, interleaved;
-- simulate: 8-deck shoes, cut card 14, every coup of the catalogue exact, on 2 workers.
+- simulate: 8-deck shoes, cut card 14, every coup of the catalogue exact, on 2 workers (and
+  with --before, the other install's, in turn).
 """
 
 import argparse
@@ -33,7 +34,6 @@ from analyzer.bets import analyse, enumerated
 from analyzer.cards import Shoe
 from analyzer.engine import _enumerate
 from analyzer.rulefile import get_rules
-from analyzer.simulate import Deal, simulate
 
 CATALOG = get_rules("catalog").value_level()  # the card-level bets: scripts/bench_cards.py
 
@@ -52,16 +52,20 @@ def new_shoes(count: int, seed: int) -> list[Shoe]:
     return shoes
 
 
-def run(command, stdin=None) -> tuple[float, float]:
-    """Wall-clock seconds and peak memory (MB) of one whole process, its output discarded."""
+def run(command) -> float:
+    """Wall-clock seconds of one whole process, its output discarded."""
     start = time.perf_counter()
-    with open(stdin or os.devnull, "rb") as source:
-        process = subprocess.Popen(command, stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if status:
-        raise SystemExit(f"{' '.join(command)} failed")
-    return seconds, usage.ru_maxrss / 1024
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def peak_memory(command) -> float:
+    """Peak resident memory (MB) of one whole process, started from a small Python (a child
+    forked from this large process would count this one's memory until it execs)."""
+    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, "
+            "stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    return int(subprocess.run([sys.executable, "-S", "-c", code] + command, check=True, capture_output=True,
+                              text=True).stdout) / 1024
 
 
 def median_ms(times) -> str:
@@ -101,34 +105,33 @@ def processes(repeat: int, before: str | None):
         installs = {"now": baccarat_command()} | ({"before": [before]} if before else {})
         jobs = {}
         for label, base in installs.items():
-            jobs |= {(label, "--version"): (base + ["--version"], None), (label, "--help"): (base + ["--help"], None),
-                     (label, "edge --decks 8"): (base + ["edge", "--decks", "8"], None),
-                     (label, "batch, 2 shoes"): (base + ["batch", str(files["2"])], None),
-                     (label, "batch, 10,000 shoes"): (base + ["batch", str(files["10k"])], None)}
+            jobs |= {(label, "--version"): base + ["--version"], (label, "--help"): base + ["--help"],
+                     (label, "edge --decks 8"): base + ["edge", "--decks", "8"],
+                     (label, "batch, 2 shoes"): base + ["batch", str(files["2"])],
+                     (label, "batch, 10,000 shoes"): base + ["batch", str(files["10k"])]}
         times = {job: [] for job in jobs}
-        memory = {job: 0.0 for job in jobs}
         for i in range(repeat):
-            for job, (command, stdin) in jobs.items():
-                if "10,000" in job[1] and i >= max(3, repeat // 3):
-                    continue
-                seconds, rss = run(command, stdin)
-                times[job].append(seconds)
-                memory[job] = max(memory[job], rss)
-        evaluate_many(CATALOG, states[:64])
-        in_process = []
+            for job, command in jobs.items():
+                if "10,000" not in job[1] or i < max(3, repeat // 3):
+                    times[job].append(run(command))
+        memory = {job: max(peak_memory(command) for _ in range(2)) for job, command in jobs.items()}
+        code = ("import sys, time, numpy as np; from analyzer.rulefile import get_rules; "
+                "from analyzer.batch import evaluate_many; r = get_rules('catalog').value_level(); "
+                f"s = np.loadtxt({str(files['10k'])!r}, delimiter=',', dtype=np.int64); t = time.perf_counter(); "
+                "evaluate_many(r, s); print(time.perf_counter() - t)")
+        in_process = {label: [] for label in installs}
         for _ in range(5):
-            code = ("import sys, time, numpy as np; from analyzer.rulefile import get_rules; "
-                    "from analyzer.batch import evaluate_many; r = get_rules('catalog').value_level(); "
-                    f"s = np.loadtxt({str(files['10k'])!r}, delimiter=',', dtype=np.int64); t = time.perf_counter(); "
-                    "evaluate_many(r, s); print(time.perf_counter() - t)")
-            in_process.append(float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                                                   text=True).stdout))
+            for label, base in installs.items():
+                python = str(Path(base[0]).with_name("python")) if label == "before" else sys.executable
+                in_process[label].append(float(subprocess.run([python, "-c", code], check=True, capture_output=True,
+                                                              text=True).stdout))
     for (label, name), values in times.items():
         print(f"{label:>6} `baccarat {name}` whole process: {median_ms(values)} (median of {len(values)}), "
               f"peak {memory[(label, name)]:.0f} MB")
-    batch_10k = statistics.median(times[("now", "batch, 10,000 shoes")])
-    print(f"batch of 10,000 shoes in process (compile included, fresh interpreter): {median_ms(in_process)}; "
-          f"the whole `baccarat batch` process is {batch_10k / statistics.median(in_process):.1f}x that")
+    for label, values in in_process.items():
+        whole = statistics.median(times[(label, "batch, 10,000 shoes")])
+        print(f"{label:>6} batch of 10,000 shoes in process (compile included, fresh interpreter): {median_ms(values)}; "
+              f"the whole `baccarat batch` process is {whole / statistics.median(values):.1f}x that")
 
 
 def batch_rate(repeat: int):
@@ -173,13 +176,21 @@ def under_load(repeat: int):
               f"median of {repeat} each, interleaved)")
 
 
-def simulate_rate(shoes: int):
-    compile_rules(CATALOG)
-    start = time.perf_counter()
-    sim = simulate(CATALOG, Deal(8, 14, "face"), shoes, 1, workers=2)
-    seconds = time.perf_counter() - start
-    print(f"simulate: {shoes:,} shoes ({sim.tally.coups:,} coups) in {seconds:.1f} s on 2 workers: "
-          f"{shoes / seconds:,.0f} shoes/s, {sim.tally.coups / seconds:,.0f} coups/s")
+def simulate_rate(shoes: int, before: str | None):
+    code = ("import sys, time; from analyzer.rulefile import get_rules; from analyzer.simulate import Deal, simulate; "
+            "r = get_rules('catalog').value_level(); t = time.perf_counter(); "
+            f"sim = simulate(r, Deal(8, 14, 'face'), {shoes}, 1, workers=2); "
+            "print(time.perf_counter() - t, sim.tally.coups)")
+    pythons = {"now": sys.executable} | ({"before": str(Path(before).with_name("python"))} if before else {})
+    runs = {label: [] for label in pythons}
+    for _ in range(3):
+        for label, python in pythons.items():
+            seconds, coups = subprocess.run([python, "-c", code], check=True, capture_output=True, text=True).stdout.split()
+            runs[label].append(float(seconds))
+    for label, values in runs.items():
+        seconds = statistics.median(values)
+        print(f"{label:>6} simulate: {shoes:,} shoes ({int(coups):,} coups) in {seconds:.1f} s on 2 workers (median of 3, "
+              f"compile included): {shoes / seconds:,.0f} shoes/s, {int(coups) / seconds:,.0f} coups/s")
 
 
 PARTS = {"analysis": one_analysis, "processes": processes, "batch": batch_rate, "load": under_load, "simulate": simulate_rate}
@@ -197,7 +208,7 @@ def main():
         if part == "processes":
             processes(args.repeat, args.before)
         elif part == "simulate":
-            simulate_rate(args.shoes)
+            simulate_rate(args.shoes, args.before)
         else:
             PARTS[part](args.repeat)
 

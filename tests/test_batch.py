@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.batch import (BLOCK, FAST_CARDS, FEW_SHOES, FLOAT_EXACT, analyse_one, compile_rules, evaluate_many,
-                            hand_class_counts, hand_classes_of, parse_shoe_lines, plan_of)
+                            hand_class_counts, hand_classes_of, json_lines, parse_shoe_lines, plan_of)
 from analyzer.bets import analyse, enumerated
 from analyzer.cards import BaccaratError, Shoe
 from analyzer.cli import cli
@@ -182,6 +182,18 @@ def test_batch_command_writes_exact_json_lines(tmp_path):
     assert "Note: card-level bets left out" in result.stderr
     piped = CliRunner().invoke(cli, ["batch", "-", "--rules", "standard"], input=path.read_text())
     assert [set(json.loads(line)["bets"]) for line in piped.output.splitlines()] == [{"banker", "player", "tie", "player_pair", "banker_pair"}] * 3
+
+
+def test_json_lines_write_what_json_dumps_writes():
+    # The batch writer formats by template, in groups, with numpy's gcd (int64) or Python's
+    # (beyond FAST_CARDS cards): the same text as json.dumps of each shoe's exact EVs.
+    rows = [[32] * 13, [1] * 13, [(FAST_CARDS + 13) // 13] * 13, [0] * 9 + [2] * 4, [5, 0, 3, 1, 0, 2, 9, 0, 4, 1, 0, 0, 2]]
+    batch = evaluate_many(CATALOG, rows)
+    lines = "\n".join(json_lines(batch, rows, group=2)).splitlines()
+    assert len(lines) == len(rows)
+    for i, text in enumerate(lines):
+        assert text == json.dumps({"shoe": rows[i], "bets": {bet.id: {"ev": str(batch.ev(i, b))} for b, bet in enumerate(batch.bets)}})
+    assert '"ev": "-1"' in lines[3]  # a shoe of ten-value cards and nines: an EV of exactly -1 is written "-1"
 
 
 def test_batch_lines_by_card_for_bets_on_suits():
