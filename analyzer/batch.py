@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 import os
 import re
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -60,11 +62,27 @@ def blas_controller():
     return ThreadpoolController()
 
 
+_BLAS = {"lock": threading.Lock(), "users": 0, "limiter": None}  # one limit shared by overlapping contexts
+
+
+@contextmanager
 def one_blas_thread():
     """A context in which matrix products run on one BLAS thread. Our own threads (chunks of
     shoes) and worker processes are the parallelism; BLAS threads beside them oversubscribe the
-    cores, and under load a product then takes seconds instead of milliseconds."""
-    return blas_controller().limit(limits=1, user_api="blas")
+    cores, and under load a product then takes seconds instead of milliseconds. The limit is
+    process-wide: the first context to enter sets it and the last to leave restores it, so
+    contexts overlapping in several threads leave the caller's setting as it was."""
+    with _BLAS["lock"]:
+        if not _BLAS["users"]:
+            _BLAS["limiter"] = blas_controller().limit(limits=1, user_api="blas")
+        _BLAS["users"] += 1
+    try:
+        yield
+    finally:
+        with _BLAS["lock"]:
+            _BLAS["users"] -= 1
+            if not _BLAS["users"]:
+                _BLAS["limiter"].restore_original_limits()
 
 
 def multisets(k: int = DEGREE) -> list[tuple[int, ...]]:
@@ -339,7 +357,8 @@ def compiled_plan(rules: RuleSet) -> Plan | None:
 
 def compile_rules(rules: RuleSet) -> Plan:
     """The Plan of ``rules`` with its polynomials built. From then on, bets.analyse evaluates
-    the rule set's shoes by the Plan (analyse_one) and evaluate_many always by polynomials."""
+    the rule set's shoes by the Plan (analyse_one) and evaluate_many always by polynomials.
+    (evaluate_many compiles by itself from FEW_SHOES shoes on.)"""
     plan = plan_of(rules)
     plan.polynomials
     return plan

@@ -294,8 +294,9 @@ def infinite_card_counts(conditions: tuple, tableau: Tableau, knowledge: Knowled
 
 def analyse(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
     """Every bet of ``rules`` on ``shoe``, given ``knowledge`` of the coup's cards: by the
-    enumerator (:func:`enumerated`), or, once the rule set is compiled (batch.compile_rules:
-    worth it from a few dozen shoes on), by its polynomials. Both give the same exact results."""
+    enumerator (:func:`enumerated`), or, once this rule set object is compiled (batch.compile_rules,
+    worth it from a few dozen shoes on; a batch of 32 shoes or more compiles it too), by its
+    polynomials. Both give the same exact results."""
     if not knowledge:
         from .batch import analyse_one, compiled_plan  # batch imports this module
 

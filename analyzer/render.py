@@ -167,11 +167,27 @@ def formats() -> tuple:
     return tuple(tabulate_formats) + ("json", "csv")
 
 
+def one_column_each(text: str) -> bool:
+    r"""Every character of ``text`` is printable and one column wide on a terminal (no control
+    character, line break, combining mark, or wide East Asian character), so that len() is its
+    width: what simple_table assumes; anything else goes to tabulate.
+
+    >>> one_column_each("· Banker wins 5‰"), one_column_each("a\rb"), one_column_each("中"), one_column_each("e\u0301")
+    (True, False, False, False)
+    """
+    if text.isascii():
+        return text.isprintable()
+    import unicodedata
+
+    return text.isprintable() and not any(unicodedata.combining(ch) or unicodedata.east_asian_width(ch) in "WF"
+                                          for ch in text)
+
+
 def simple_table(headers: list, rows: list, aligns: list) -> str:
     """tabulate's "simple" format, the default, written here so that a command need not load
     tabulate: columns two spaces apart, each as wide as its widest cell or its header and two
-    spaces, a dashed rule under the headers, cells stripped, lines right-trimmed. For one-line
-    cells; the tests hold it equal to tabulate's on random tables.
+    spaces, a dashed rule under the headers, cells stripped, lines right-trimmed. For cells of
+    one-column characters (one_column_each); the tests hold it equal to tabulate's on random tables.
 
     >>> print(simple_table(["bet", "P"], [["Tie", "9.5%"]], ["left", "right"]))
     bet       P
@@ -199,7 +215,7 @@ def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
         writer.writerows(rows)
         return out.getvalue().rstrip("\n")
     headers, rows, aligns = table_cells(view, show_exact)
-    if fmt == "simple" and rows and headers and not any("\n" in c or "\x1b" in c for c in sum(rows, headers)):
+    if fmt == "simple" and rows and headers and all(map(one_column_each, sum(rows, headers))):
         body = simple_table(headers, rows, aligns)
     else:
         from tabulate import tabulate

@@ -1,7 +1,10 @@
 """The batch evaluator: the same exact numbers as the enumerator, shoe for shoe."""
 
 import json
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -119,6 +122,23 @@ def test_one_shoe_on_every_path_at_its_smallest_and_largest_shoes():
             assert [r.counts for r in analyse_one(plan, shoe)] == [r.counts for r in enumerated(rules, shoe)], size
     assert analyse_one(plan, random_shoe(rng, FAST_CARDS + 1)) is None
     assert analyse_one(plan, Shoe.from_ranks([1] * 5 + [0] * 8)) is None
+
+
+def test_one_blas_thread_leaves_the_callers_setting_when_threads_overlap():
+    # Every product runs on one BLAS thread; contexts entered from several threads at once
+    # share one limit, and the last to leave restores what the caller had. (Each context saving
+    # and restoring alone left 1 thread behind: seen from BLAS's default, in a fresh interpreter.)
+    code = ("import threading; from threadpoolctl import threadpool_info\n"
+            "from analyzer import Shoe, analyse, get_rules; from analyzer.batch import compile_rules\n"
+            "rules = get_rules('standard'); compile_rules(rules)\n"
+            "blas = lambda: [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
+            "before = blas()\n"
+            "threads = [threading.Thread(target=lambda: [analyse(rules, Shoe.decks(8)) for _ in range(300)]) for _ in range(8)]\n"
+            "[t.start() for t in threads]; [t.join() for t in threads]\nprint(before, blas())")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    before, after = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                   env=env).stdout.strip().split("] [")
+    assert before + "]" == "[" + after
 
 
 def test_few_shoes_take_the_enumerator_until_the_rule_set_is_compiled():

@@ -132,6 +132,28 @@ def test_the_default_table_is_tabulates_simple_format():
                                                                colalign=aligns), (headers, rows, aligns)
 
 
+def test_cells_that_are_not_one_column_each_go_to_tabulate():
+    # A carriage return is a line break to tabulate, and a wide or combining character is two or
+    # none columns wide (with wcwidth installed): those tables are tabulate's own.
+    from analyzer.render import Column, View, render, table_cells
+
+    for name in ["a\rb", "中文😀", "e\u0301e\u0301", "tab\there", "ok · 5‰"]:
+        view = View("", [Column("bet", "bet"), Column("p", "P", "percent")], [{"bet": name, "p": Fraction(1, 8)}])
+        headers, rows, aligns = table_cells(view, False)
+        assert render(view) == tabulate(rows, headers, tablefmt="simple", disable_numparse=True, colalign=aligns)
+
+
+def test_the_lazy_modules_of_the_command_line_are_ordinary_modules():
+    # Loaded at first use by a plain import: an attribute of the package, and safe when many
+    # threads ask at once (a fresh interpreter, so that nothing is loaded yet).
+    code = ("import threading, analyzer.cli as c\nerrors = []\n"
+            "def use():\n    try: c.views.edge\n    except Exception as e: errors.append(e)\n"
+            "threads = [threading.Thread(target=use) for _ in range(16)]\n[t.start() for t in threads]\n"
+            "[t.join() for t in threads]\nimport analyzer\nprint(len(errors), analyzer.views.edge.__name__)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["0", "edge"]
+
+
 def test_version_and_help_load_no_numpy():
     code = ("import sys; from analyzer.cli import cli\ntry: cli(['--help'])\nexcept SystemExit: pass\n"
             "print(sorted({'numpy', 'tabulate', 'analyzer.engine'} & set(sys.modules)))")
