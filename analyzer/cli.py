@@ -12,7 +12,7 @@ import click
 from . import BUILT_IN, __version__
 
 
-class lazy:
+class LazyModule:
     """Module ``name``, imported at its first attribute: `baccarat --version` and `--help` then
     start without numpy or the engine (a third of the start-up time of a command). A plain
     import on each use (a dictionary look-up once loaded), so it is thread-safe and the module
@@ -25,12 +25,12 @@ class lazy:
         return getattr(importlib.import_module(self.name), attribute)
 
 
-cards = lazy("analyzer.cards")
-known_cards = lazy("analyzer.knowledge")
-views = lazy("analyzer.views")
-ap = lazy("analyzer.advantage")
-rendering = lazy("analyzer.render")
-rulefile = lazy("analyzer.rulefile")
+cards = LazyModule("analyzer.cards")
+known_cards = LazyModule("analyzer.knowledge")
+views = LazyModule("analyzer.views")
+ap = LazyModule("analyzer.advantage")
+rendering = LazyModule("analyzer.render")
+rulefile = LazyModule("analyzer.rulefile")
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 

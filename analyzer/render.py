@@ -9,13 +9,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass, field
 import math
 import re
+import unicodedata
+from dataclasses import dataclass, field
 from decimal import Decimal, localcontext
 from fractions import Fraction
-
 from functools import lru_cache
+
 EXACT_KINDS = ("percent", "fine", "permille", "number", "sci", "sd", "one_in")  # rational columns
 
 
@@ -177,8 +178,6 @@ def one_column_each(text: str) -> bool:
     """
     if text.isascii():
         return text.isprintable()
-    import unicodedata
-
     return text.isprintable() and not any(unicodedata.combining(ch) or unicodedata.east_asian_width(ch) in "WF"
                                           for ch in text)
 

@@ -27,7 +27,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from . import BUILT_IN  # noqa: F401  (re-exported: the names of the rule files)
+from . import BUILT_IN  # the names of the rule files in rules/, in display order
 from .bets import Bet, Line, RuleSet
 from .cards import BaccaratError
 from .cardtests import Poker, parse_poker_rules

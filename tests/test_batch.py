@@ -134,11 +134,11 @@ def test_one_blas_thread_leaves_the_callers_setting_when_threads_overlap():
             "blas = lambda: [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
             "before = blas()\n"
             "threads = [threading.Thread(target=lambda: [analyse(rules, Shoe.decks(8)) for _ in range(300)]) for _ in range(8)]\n"
-            "[t.start() for t in threads]; [t.join() for t in threads]\nprint(before, blas())")
+            "[t.start() for t in threads]; [t.join() for t in threads]\nprint(json.dumps([before, blas()]))")
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
-    before, after = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                                   env=env).stdout.strip().split("] [")
-    assert before + "]" == "[" + after
+    result = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True, env=env)
+    before, after = json.loads(result.stdout)
+    assert before == after
 
 
 def test_few_shoes_take_the_enumerator_until_the_rule_set_is_compiled():

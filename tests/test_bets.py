@@ -9,7 +9,8 @@ from itertools import permutations
 
 import pytest
 
-from analyzer.bets import AnyOf, BetResult, analyse, evaluate, where
+from analyzer.batch import compile_rules
+from analyzer.bets import AnyOf, BetResult, analyse, enumerated, evaluate, where
 from analyzer.cards import BaccaratError, Shoe
 from analyzer.engine import enumerate_coup
 from analyzer.render import percent
@@ -256,15 +257,20 @@ def brute_force_moments(shoe, pay, banker_rule=banker_draws):
 
 @pytest.mark.parametrize("rules", BUILT_IN)
 def test_every_bet_equals_brute_force(rules):
+    # Both routes: the enumerator, and the compiled polynomials that analyse takes once the
+    # rule set is compiled.
     rng = random.Random(rules)
     banker_rule = banker_stands_on_6 if rules == "banker-stands-on-6" else banker_draws
+    rule_set = get_rules(rules)
+    compile_rules(rule_set)
     for shoe in [random_shoe(rng, 8), random_shoe(rng, 8, ranks=(0, 5, 6, 9), suits=(0, 1)),
                  Shoe.from_ranks([1, 0, 0, 0, 1, 2, 2, 1, 0, 1, 0, 0, 0])]:
-        for result in analyse(get_rules(rules), shoe):
-            win, push, ev, second = brute_force_moments(shoe, payoff(rules, result.bet.id), banker_rule)
-            assert (result.win, result.push, result.ev) == (win, push, ev), result.bet.id
-            assert result.loss == 1 - win - push
-            assert result.variance == second - ev**2
+        for by_enumerator, by_polynomials in zip(enumerated(rule_set, shoe), analyse(rule_set, shoe), strict=True):
+            win, push, ev, second = brute_force_moments(shoe, payoff(rules, by_enumerator.bet.id), banker_rule)
+            for result in (by_enumerator, by_polynomials):
+                assert (result.win, result.push, result.ev) == (win, push, ev), result.bet.id
+                assert result.loss == 1 - win - push
+                assert result.variance == second - ev**2
 
 
 def test_edges_from_published_counts():
