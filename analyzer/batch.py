@@ -443,6 +443,14 @@ def factor_rows() -> np.ndarray:
     return np.array([[x * 7 + m[:j].count(x) for j, x in enumerate(m)] for m in multisets()]).T.copy()
 
 
+def split_product(basis: np.ndarray, monomials: np.ndarray) -> np.ndarray:
+    """basis @ monomials exactly, for int64 monomials whose products pass 2**53: two float64
+    products on the high and low 26-bit halves, each exact, recombined in int64."""
+    high = np.rint(basis @ (monomials >> SPLIT).astype(np.float64)).astype(np.int64)
+    low = np.rint(basis @ (monomials & (2**SPLIT - 1)).astype(np.float64)).astype(np.int64)
+    return (high << SPLIT) + low
+
+
 def analyse_one(plan: Plan, shoe: Shoe) -> list[BetResult] | None:
     """Every bet of the plan's rule set on one shoe, exactly as bets.analyse gives them, or None
     where the plan does not reach (more than FAST_CARDS cards). One product of the basis
@@ -460,9 +468,7 @@ def analyse_one(plan: Plan, shoe: Shoe) -> list[BetResult] | None:
         if exact:
             basis = np.rint(polynomials.basis @ monomials).astype(np.int64)
         else:
-            high = np.rint(polynomials.basis @ (monomials >> SPLIT).astype(np.float64)).astype(np.int64)
-            low = np.rint(polynomials.basis @ (monomials & (2**SPLIT - 1)).astype(np.float64)).astype(np.int64)
-            basis = (high << SPLIT) + low
+            basis = split_product(polynomials.basis, monomials)
     basis = basis.tolist()
     lines = [sum(m * basis[r] for r, m in terms) for terms in polynomials.value_sums]
     if len(plan.class_sets):
@@ -519,9 +525,7 @@ def value_line_counts(plan: Plan, v: np.ndarray, split: bool) -> np.ndarray:
         if not split:
             return np.rint(polynomials.counts(part)).T.astype(np.int64)
         monomials = falling_monomials(part, np.int64)
-        high = np.rint(polynomials.basis @ (monomials >> SPLIT).astype(np.float64)).astype(np.int64)
-        low = np.rint(polynomials.basis @ (monomials & (2**SPLIT - 1)).astype(np.float64)).astype(np.int64)
-        return ((high << SPLIT) + low).T
+        return split_product(polynomials.basis, monomials).T
 
     parts = [v[start:start + CHUNK] for start in range(0, len(v), CHUNK)]
     with one_blas_thread():

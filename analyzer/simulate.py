@@ -32,7 +32,7 @@ from .batch import compile_rules, evaluate_many, plan_of
 from .bets import RuleSet, settled_masks
 from .cards import BaccaratError
 from .engine import cells
-from .layout import KIND_VALUE, NONE, PLACES, coup_fields, draws
+from .layout import KIND_VALUE, NONE, PLACES, coup_fields, draws, head_flags
 
 MAX_DECKS = 24  # 1,248 cards: every coup's shoe on the batch evaluator's int64 path (<= 1,290 cards)
 CHUNK_SHOES = 50  # shoes per task: fixed, so that sums are added in the same order on any workers
@@ -168,12 +168,11 @@ def coup_cells(kinds: np.ndarray, tableau) -> np.ndarray:
     of the third cards taken, and both hands' classes (2 * pair + suited)."""
     keep, _ = cells(tableau)
     value = np.append(KIND_VALUE, NONE)[kinds]
-    rank, suit = kinds // 4, kinds % 4
     third = np.where(kinds[:, 4:] >= 0, value[:, 4:], 10)
-    player_class = 2 * (rank[:, 0] == rank[:, 2]) + (suit[:, 0] == suit[:, 2])
-    banker_class = 2 * (rank[:, 1] == rank[:, 3]) + (suit[:, 1] == suit[:, 3])
+    flags = head_flags(kinds)
+    hand_class = {hand: 2 * flags[f"{hand}_pair"] + flags[f"{hand}_suited"] for hand in ("player", "banker")}
     grid = np.ravel_multi_index(((value[:, 0] + value[:, 2]) % 10, (value[:, 1] + value[:, 3]) % 10, third[:, 0],
-                                 third[:, 1], player_class, banker_class), (10, 10, 11, 11, 4, 4))
+                                 third[:, 1], hand_class["player"], hand_class["banker"]), (10, 10, 11, 11, 4, 4))
     return np.searchsorted(keep, grid)
 
 

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from bench_batch import shoe_states  # scripts/ is on the path when this runs as a script
-from bench_cards import baccarat_command
+from bench_cards import baccarat_command, interleaved
 
 from analyzer.batch import compile_rules, evaluate_many
 from analyzer.bets import analyse, enumerated
@@ -36,6 +36,8 @@ from analyzer.engine import _enumerate
 from analyzer.rulefile import get_rules
 
 CATALOG = get_rules("catalog").value_level()  # the card-level bets: scripts/bench_cards.py
+COMPILE = ("import time; from analyzer.rulefile import get_rules; from analyzer.batch import compile_rules; "
+           "r = get_rules('catalog').value_level(); t = time.perf_counter(); compile_rules(r); print(time.perf_counter() - t)")
 
 
 def new_shoes(count: int, seed: int) -> list[Shoe]:
@@ -52,13 +54,6 @@ def new_shoes(count: int, seed: int) -> list[Shoe]:
     return shoes
 
 
-def run(command) -> float:
-    """Wall-clock seconds of one whole process, its output discarded."""
-    start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
-
-
 def peak_memory(command) -> float:
     """Peak resident memory (MB) of one whole process, started from a small Python (a child
     forked from this large process would count this one's memory until it execs)."""
@@ -73,10 +68,7 @@ def median_ms(times) -> str:
 
 
 def one_analysis(repeat: int):
-    compile_code = ("import time; from analyzer.rulefile import get_rules; from analyzer.batch import compile_rules; "
-                    "r = get_rules('catalog').value_level(); t = time.perf_counter(); compile_rules(r); "
-                    "print(time.perf_counter() - t)")
-    compiles = [float(subprocess.run([sys.executable, "-c", compile_code], check=True, capture_output=True,
+    compiles = [float(subprocess.run([sys.executable, "-c", COMPILE], check=True, capture_output=True,
                                      text=True).stdout) for _ in range(3)]
     compile_rules(CATALOG)
     poly, enum = [], []
@@ -109,11 +101,9 @@ def processes(repeat: int, before: str | None):
                      (label, "edge --decks 8"): base + ["edge", "--decks", "8"],
                      (label, "batch, 2 shoes"): base + ["batch", str(files["2"])],
                      (label, "batch, 10,000 shoes"): base + ["batch", str(files["10k"])]}
-        times = {job: [] for job in jobs}
-        for i in range(repeat):
-            for job, command in jobs.items():
-                if "10,000" not in job[1] or i < max(3, repeat // 3):
-                    times[job].append(run(command))
+        small = {job: command for job, command in jobs.items() if "10,000" not in job[1]}
+        times = interleaved(small, repeat) | interleaved({job: jobs[job] for job in jobs if job not in small},
+                                                         max(3, repeat // 3))
         memory = {job: max(peak_memory(command) for _ in range(2)) for job, command in jobs.items()}
         code = ("import sys, time, numpy as np; from analyzer.rulefile import get_rules; "
                 "from analyzer.batch import evaluate_many; r = get_rules('catalog').value_level(); "
@@ -148,9 +138,6 @@ def batch_rate(repeat: int):
 
 
 def under_load(repeat: int):
-    compile_code = ("import time; from analyzer.rulefile import get_rules; from analyzer.batch import compile_rules; "
-                    "r = get_rules('catalog').value_level(); t = time.perf_counter(); compile_rules(r); "
-                    "print(time.perf_counter() - t)")
     compile_rules(CATALOG)
     states = shoe_states(6_000)
     samples = [states[i * 100:(i + 1) * 100] for i in range(60)]
@@ -161,7 +148,7 @@ def under_load(repeat: int):
             busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(burners)]
             try:
                 time.sleep(0.2 if burners else 0)
-                table["compile"].append(float(subprocess.run([sys.executable, "-c", compile_code], check=True,
+                table["compile"].append(float(subprocess.run([sys.executable, "-c", COMPILE], check=True,
                                                              capture_output=True, text=True).stdout))
                 start = time.perf_counter()
                 evaluate_many(CATALOG, samples[i % len(samples)])
