@@ -619,10 +619,11 @@ class Batch:
                                                      * self.total.astype(np.float64)[:, None])
 
 
-def evaluate_many(rules: RuleSet, shoes) -> Batch:
+def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
     """Every bet of ``rules`` on every shoe (see shoe_counts for the accepted forms), exactly:
     by the rule set's polynomials when they are built or there are FEW_SHOES shoes or more (the
-    polynomials take about 0.1 s to build, the enumerator a few milliseconds a shoe)."""
+    polynomials take about 0.1 s to build, the enumerator a few milliseconds a shoe).
+    ``progress(n)``, if given, is told of every n shoes done."""
     plan = plan_of(rules)
     n = shoe_counts(shoes)
     if not len(n):
@@ -649,7 +650,10 @@ def evaluate_many(rules: RuleSet, shoes) -> Batch:
             lines[part, n_value:n_value + n_class] = classes @ plan.class_sets.T.astype(np.int64)
     other = plan.column_cells[n_value + n_class:]  # lines mixing values and hand classes
     cells_end = len(plan.column_cells)
-    for i in (np.arange(len(n)) if other or plan.card_bets else np.flatnonzero(~by_polynomial)):
+    one_by_one = np.arange(len(n)) if other or plan.card_bets else np.flatnonzero(~by_polynomial)
+    if progress and len(n) > len(one_by_one):
+        progress(len(n) - len(one_by_one))
+    for i in one_by_one:
         shoe = Shoe(tuple(map(tuple, n[i].tolist())))
         if other or not by_polynomial[i]:
             dist = enumerate_coup(shoe, rules.tableau)
@@ -657,6 +661,8 @@ def evaluate_many(rules: RuleSet, shoes) -> Batch:
             lines[i, start:cells_end] = [dist.count(s) for s in plan.column_cells[start:]]
         for b, columns in plan.card_bets:
             lines[i, list(columns)] = card_line_counts(rules.bets[b], shoe, rules.tableau)
+        if progress:
+            progress(1)
     numerators = numerators_of(plan, lines, total)
     return Batch(plan, n, total, lines, numerators)
 

@@ -16,12 +16,13 @@ A :class:`Shoe` is an immutable, hashable value; removing cards returns a new sh
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+
+from .errors import BaccaratError
+from .userfiles import parse_json, parse_toml, read_text
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUITS = ("s", "h", "d", "c")
@@ -32,10 +33,7 @@ SUIT_COLOUR = (1, 0, 0, 1)  # index into COLOURS of each suit
 FACE_RANKS = (10, 11, 12)  # J, Q, K
 KINDS = 52
 MAX_CARDS = 10**12  # far beyond any shoe; keeps every count printable
-
-
-class BaccaratError(ValueError):
-    """A problem with the user's input; the CLI prints it as ``Error: ...``."""
+MAX_DIGITS = 100  # digits of a number the user writes: far beyond any need, far below Python's 4,300
 
 
 def point(*values: int) -> int:
@@ -224,15 +222,10 @@ def load_shoe(path: str | Path) -> Shoe:
     ``cards`` (a table of card -> count, e.g. ``Ah = 8``; cards not named have none).
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BaccaratError(f"cannot read shoe file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError, ValueError) as exc:
-        raise BaccaratError(f"shoe file {str(path)!r} is not valid {'JSON' if path.suffix.lower() == '.json' else 'TOML'}: {exc}") from None
-    return shoe_from_mapping(data, where=f"shoe file {str(path)!r}")
+    text = read_text(path, "shoe file")
+    where = f"shoe file {str(path)!r}"
+    data = parse_json(text, where) if path.suffix.lower() == ".json" else parse_toml(text, where)
+    return shoe_from_mapping(data, where=where)
 
 
 def shoe_from_mapping(data, where: str = "shoe") -> Shoe:
@@ -275,7 +268,9 @@ def parse_decks(text: str) -> int:
     6
     """
     digits = text.strip()
-    decks = int(digits) if digits.isascii() and digits.isdigit() else None
+    decks = None
+    if digits.isascii() and digits.isdigit():  # beyond MAX_DIGITS, too many for Shoe.decks to take
+        decks = int(digits) if len(digits) <= MAX_DIGITS else MAX_CARDS + 1
     if decks is None or decks < 1:
         raise BaccaratError(f"the number of decks must be a whole number, 1 or more (got {text.strip()!r})")
     return decks
@@ -296,20 +291,24 @@ def parse_percent(text: str):
     >>> parse_percent("1.25")
     Fraction(1, 80)
     """
-    try:
-        return parse_number(text.strip().removesuffix("%")) / 100
-    except BaccaratError:
-        raise BaccaratError(f"not a percentage: {text!r}") from None
+    return parse_number(text.strip().removesuffix("%"), "a percentage", shown=text) / 100
 
 
-def parse_number(text: str, what: str = "a number") -> Fraction:
+def parse_number(text: str, what: str = "a number", shown: str | None = None) -> Fraction:
     """An exact decimal number such as ``4``, ``-2.5`` or ``.75``.
 
     >>> parse_number("-2.5")
     Fraction(-5, 2)
+    >>> parse_number("1" * 101)
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.BaccaratError: not a number: 101 digits (at most 100)
     """
     if not re.fullmatch(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", text.strip()):
-        raise BaccaratError(f"not {what}: {text!r}")
+        raise BaccaratError(f"not {what}: {shown or text!r}" if text.strip() else f"not {what}: empty")
+    digits = sum(c.isdigit() for c in text)
+    if digits > MAX_DIGITS:
+        raise BaccaratError(f"not {what}: {digits} digits (at most {MAX_DIGITS})")
     return Fraction(text.strip())
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
+import re
+import signal
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import click
 
@@ -35,8 +38,38 @@ rulefile = LazyModule("analyzer.rulefile")
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
+class Stopped(BaseException):
+    """The command was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): not an ``Exception``, so
+    that nothing on the way up swallows it, and not a KeyboardInterrupt, so that click leaves it
+    to :meth:`Baccarat.main`. The exit status is 128 + the signal's number, as a shell's."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_SIGNALS = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)",
+                signal.SIGHUP: "hung up (SIGHUP)"}
+LONGEST_WORD = 80  # an error quotes at most this much of one word of the user's input
+
+
+def one_line(message: str) -> str:
+    """An error message on one line, each over-long word of it cut in the middle with its length
+    said, so that an error about a 10 MB field or a 5,000-digit number stays readable.
+
+    >>> one_line("not a number: '" + "9" * 5000 + "'\\n(a line)")
+    "not a number: '9999999999999999999999999999999999999999999999999…999999999' [5,002 characters] (a line)"
+    """
+    def cut(match):
+        word = match.group()
+        return f"{word[:50]}…{word[-10:]} [{len(word):,} characters]"
+
+    return re.sub(rf"\S{{{LONGEST_WORD + 1},}}", cut, " ".join(message.split()))
+
+
 def domain_errors(command):
-    """Turn the core's BaccaratError into click's one-line ``Error: ...`` and exit status 1."""
+    """Turn the core's BaccaratError into click's ``Error: ...`` with exit status 1, and Ctrl-C
+    into :class:`Stopped`."""
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
@@ -44,8 +77,66 @@ def domain_errors(command):
             return command(*args, **kwargs)
         except cards.BaccaratError as exc:
             raise click.ClickException(str(exc)) from None
+        except KeyboardInterrupt:
+            raise Stopped(signal.SIGINT) from None
 
     return wrapper
+
+
+@contextmanager
+def stop_signals():
+    """While a command runs, SIGTERM and SIGHUP stop it as Ctrl-C does: the code on the way up
+    (worker pools, staging folders) cleans up, then the command exits with one line."""
+
+    def stop(signum, frame):
+        raise Stopped(signum)
+
+    caught = (signal.SIGTERM, signal.SIGHUP)
+    previous = {s: signal.signal(s, stop) for s in caught}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+class Baccarat(click.Group):
+    """The command group, with one way out for every failure: ``Error: ...`` on one line and
+    exit status 1 for bad input or a failed run; click's own usage errors (usage line, hint,
+    error; exit status 2); 128 + the signal's number when stopped by a signal; and, for a defect
+    of ours, one line naming it instead of a traceback (BACCARAT_DEBUG=1 shows the traceback)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            with stop_signals():
+                status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            sys.exit(status if isinstance(status, int) else 0)  # click returns an Exit's status (--help)
+        except click.exceptions.UsageError as exc:
+            exc.message = one_line(exc.message)
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            fail(one_line(exc.format_message()))
+        except click.exceptions.Abort:
+            fail("aborted")
+        except Stopped as stopped:
+            fail(STOP_SIGNALS[stopped.signum], 128 + stopped.signum)
+        except RecursionError:
+            fail("input nested too deeply")
+        except MemoryError:
+            fail("out of memory")
+        except Exception as exc:  # a defect of ours: still one line, and how to see more
+            if os.environ.get("BACCARAT_DEBUG"):
+                raise
+            fail(one_line(f"internal error, please report it: {type(exc).__name__}: {exc} "
+                          "(BACCARAT_DEBUG=1 shows the traceback)"))
+
+
+def fail(message: str, status: int = 1):
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(status)
 
 
 def shoe_options(decks_help: str):
@@ -97,7 +188,7 @@ def emit(view, fmt: str, show_exact: bool):
     click.echo(rendering.render(view, fmt, show_exact))
 
 
-@click.group("baccarat", context_settings=CONTEXT)
+@click.group("baccarat", cls=Baccarat, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="baccarat")
 def cli():
     """Exact probabilities and house edges for mini baccarat / punto banco.
@@ -212,7 +303,7 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, known,
         raise cards.BaccaratError("give --edge or --match, not both")
     knowledge = known_cards.Knowledge.parse(known)
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    target = cards.parse_percent(edge_pct or "0")
+    target = cards.parse_percent("0" if edge_pct is None else edge_pct)
     emit(views.solve(rulefile.get_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
 
 
@@ -375,7 +466,7 @@ def chosen_bets(rule_set, bet_ids: str, also=()):
 
 
 @cli.command(context_settings=CONTEXT)
-@click.argument("file", type=click.File("rb"))
+@click.argument("file", metavar="FILE")
 @click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to evaluate.")
 @click.option("--bets", "bet_ids", default="", metavar="IDS",
               help="Evaluate only these bets, comma-separated (default: all but the card-level bets).")
@@ -390,22 +481,23 @@ def batch(file, rules, bet_ids):
     Writes one JSON object per line: {"shoe": [...], "bets": {id: {"ev": "p/q"}}}. Every line
     is read and checked before anything is written.
     """
-    from .batch import BLOCK, as_card_counts, evaluate_many, json_lines, parse_shoe_lines
+    from .batch import BLOCK, FAST_CARDS, as_card_counts, evaluate_many, json_lines, parse_shoe_lines
+    from .userfiles import LARGE_FILE, read_text
 
     rule_set = rulefile.get_rules(rules)
     named = chosen_bets(rule_set, bet_ids) if bet_ids.strip() else None  # an unknown id fails first
-    try:
-        text = file.read().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise cards.BaccaratError(f"{file.name}: not UTF-8 text") from None
-    shoes = parse_shoe_lines(text)
+    shoes = parse_shoe_lines(read_text(file, "shoe list", LARGE_FILE))
     if not shoes:
         return
     rule_set = named or chosen_bets(rule_set, "")  # any note comes once the input is known to be good
-    for start in range(0, len(shoes), BLOCK):
-        block = shoes[start:start + BLOCK]
-        for text in json_lines(evaluate_many(rule_set, as_card_counts(block)), block):
-            click.echo(text)
+    slow = sum(sum(shoe) > FAST_CARDS for shoe in shoes)
+    label = f"Evaluating {len(shoes):,} shoes ({slow:,} above {FAST_CARDS:,} cards: the slower exact path)"
+    bar = progress_bar(len(shoes), label) if slow else nullcontext(None)  # the fast path needs none
+    with bar as advance:
+        for start in range(0, len(shoes), BLOCK):
+            block = shoes[start:start + BLOCK]
+            for text in json_lines(evaluate_many(rule_set, as_card_counts(block), advance), block):
+                click.echo(text)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -423,7 +515,7 @@ def batch(file, rules, bet_ids):
               help="The counter bets when the true count (running count per deck unseen) is at least this.")
 @click.option("--bets", "bet_ids", default="", metavar="IDS",
               help="Track only these bets, comma-separated (default: all but the card-level bets).")
-@click.option("--workers", type=click.IntRange(1), metavar="N", help="Local worker processes (default: all cores).")
+@click.option("--workers", type=click.IntRange(1, 64), metavar="N", help="Local worker processes, 1 to 64 (default: all cores).")
 @click.option("--dask", "dask_address", metavar="ADDRESS", help="Run on the Dask cluster with this scheduler address instead.")
 @format_option
 @domain_errors

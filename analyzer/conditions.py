@@ -171,7 +171,10 @@ def where(**conditions) -> AllOf:
     return AllOf(tuple(parts))
 
 
-def parse_condition(table, where: str, poker: Poker = Poker()):
+MAX_DEPTH = 32  # all / any / not within each other: ample for any bet, and no recursion without end
+
+
+def parse_condition(table, where: str, poker: Poker = Poker(), depth: int = 0):
     """A condition from a rule file's ``when`` table: each key a field test, or all / any / not.
 
     A field test is a value (``banker_total = 6``), a list of values (``player_total = [8, 9]``)
@@ -184,18 +187,20 @@ def parse_condition(table, where: str, poker: Poker = Poker()):
     """
     if not isinstance(table, dict):
         raise BaccaratError(f"{where}: a condition is a table of field tests, all, any or not")
+    if depth > MAX_DEPTH:
+        raise BaccaratError(f"{where}: conditions nested more than {MAX_DEPTH} deep")
     parts = []
     for key, value in table.items():
         here = f"{where}.{key}"
         if key in ("all", "any"):
             if not isinstance(value, list) or not value:
                 raise BaccaratError(f"{here}: '{key}' takes a non-empty list of conditions")
-            inner = tuple(parse_condition(v, f"{here}[{i}]", poker) for i, v in enumerate(value))
+            inner = tuple(parse_condition(v, f"{here}[{i}]", poker, depth + 1) for i, v in enumerate(value))
             parts.append(AllOf(inner) if key == "all" else AnyOf(inner))
         elif key == "not":
             if value == {}:
                 raise BaccaratError(f"{here}: 'not' of an empty table matches nothing")
-            parts.append(Not(parse_condition(value, here, poker)))
+            parts.append(Not(parse_condition(value, here, poker, depth + 1)))
         elif is_card_key(key):
             if key in PLACES:
                 parts.append(CardIs(key, parse_card_test(value, here)))

@@ -24,12 +24,12 @@ import math
 from dataclasses import dataclass, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from pathlib import Path
 
 from .bets import RuleSet, evaluate, outcome_counts
 from .cards import RANKS, BaccaratError, Shoe, check_playable
 from .engine import enumerate_coup, falling, possible_coup
 from .knowledge import NOTHING, Knowledge
+from .userfiles import LARGE_FILE, read_text
 
 MAIN_OUTCOMES = ("banker", "player", "tie")
 TAG_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")  # T stands for the zero class
@@ -259,7 +259,16 @@ def parse_tags(text: str, option: str = "--tags") -> list[int]:
         tags = None
     if tags is None or len(tags) != 10:
         raise BaccaratError(f"{option} takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {text!r}")
+    check_tags(tags, option)
     return tags
+
+
+MAX_TAG = 1000  # a count's tags are single digits in practice; this keeps every figure printable
+
+
+def check_tags(tags, where: str):
+    if any(abs(t) > MAX_TAG for t in tags):
+        raise BaccaratError(f"{where}: a tag must be between -{MAX_TAG} and {MAX_TAG}")
 
 
 # The shoe in play ---------------------------------------------------------------------------
@@ -279,11 +288,7 @@ def parse_dealt(text: str) -> list:
 
 def load_dealt(path) -> list:
     """Dealt cards from a file (see :func:`parse_dealt`)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BaccaratError(f"cannot read dealt file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    return parse_dealt(text)
+    return parse_dealt(read_text(path, "dealt file", LARGE_FILE))
 
 
 def shoe_in_play(shoe: Shoe, dealt) -> Shoe:

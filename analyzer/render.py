@@ -101,13 +101,26 @@ def sqrt_decimal(q, places: int = 4) -> str:
     return fixed_point(round(Fraction(floor_root, 10**extra)), places, negative=False)
 
 
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")  # line breaks, tabs, escape sequences: never inside a cell
+
+
+def one_line_text(text: str) -> str:
+    r"""Text for one table cell: control characters (a line break, a carriage return, a
+    terminal's escape sequence) each run become one space.
+
+    >>> one_line_text("Banker\r\nwins\x1b[2J")
+    'Banker wins [2J'
+    """
+    return CONTROL.sub(" ", text)
+
+
 def _show(value, kind: str, text_format: bool) -> str:
     if value is None:
         return ""
     if isinstance(value, float):  # a Monte Carlo estimate: formatted, never shown as "exact"
         return f"{value * 100:.4f}%" if kind == "percent" else f"{value:.4f}"
-    if kind != "text" and not is_number(value):
-        return exact(value)
+    if kind != "text" and not is_number(value):  # an expression in a payout symbol
+        return f"sqrt({exact(value)})" if kind == "sd" else exact(value)
     if kind == "count":
         return f"{value:,}" if text_format else str(value)
     if kind == "percent":
@@ -124,7 +137,7 @@ def _show(value, kind: str, text_format: bool) -> str:
         return sqrt_decimal(value)
     if kind == "one_in":
         return decimal(value, 2)
-    return str(value)
+    return one_line_text(str(value))
 
 
 def _exact_header(column: Column) -> str:
@@ -207,12 +220,7 @@ def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
     if fmt == "json":
         return json.dumps(to_json(view.data), indent=2)
     if fmt == "csv":
-        headers, rows, _ = table_cells(view, show_exact, text_format=False)
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(headers)
-        writer.writerows(rows)
-        return out.getvalue().rstrip("\n")
+        return csv_table(view)
     headers, rows, aligns = table_cells(view, show_exact)
     if fmt == "simple" and rows and headers and all(map(one_column_each, sum(rows, headers))):
         body = simple_table(headers, rows, aligns)
@@ -220,7 +228,71 @@ def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
         from tabulate import tabulate
 
         body = tabulate(rows, headers, tablefmt=fmt, disable_numparse=True, colalign=aligns)
-    return f"{view.title}\n\n{body}" if view.title else body
+    if not view.title:
+        return body
+    if fmt.startswith("html") or fmt == "unsafehtml":
+        from html import escape
+
+        caption = "<br>".join(map(escape, view.title.splitlines()))
+        return body.replace("<table>", f"<table>\n<caption>{caption}</caption>", 1)
+    if fmt.startswith("latex"):
+        return "\n".join(map(latex_text, view.title.splitlines())) + f"\n\n{body}"
+    return f"{view.title}\n\n{body}"
+
+
+LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+                 "^": r"\^{}", "_": r"\_", "~": r"\textasciitilde{}", "%": r"\%"}
+
+
+def latex_text(text: str) -> str:
+    r"""Text typeset as itself in LaTeX: its special characters escaped (a "%" would start a
+    comment).
+
+    >>> print(latex_text("Banker 5% & Tie_9 {x}"))
+    Banker 5\% \& Tie\_9 \{x\}
+    """
+    return "".join(LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def data_number(value, kind: str) -> str:
+    """A rational column's value as a plain decimal number for CSV: probabilities and edges as
+    proportions (0.0105795, not 1.0579%), an SD as the root of its variance, 15 decimals correctly
+    rounded, trailing zeros dropped; an expression in a payout symbol as itself.
+
+    >>> data_number(Fraction(1, 80), "percent"), data_number(Fraction(1, 4), "sd"), data_number(Fraction(1, 3), "number")
+    ('0.0125', '0.5', '0.333333333333333')
+    """
+    if not is_number(value):
+        return f"sqrt({exact(value)})" if kind == "sd" else exact(value)
+    text = sqrt_decimal(value, 15) if kind == "sd" else decimal(value, 15)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def csv_table(view: View) -> str:
+    """The view as data: a header row, then one row per table row. Rows that name a bet (or a pay
+    line) start with its id; counts are plain integers; every rational value is a decimal
+    number (see :func:`data_number`) followed by its exact value (``p/q``) in a column of its
+    own; text is one line; Monte Carlo estimates are floats as Python writes them."""
+    keys = {col.key for col in view.columns}
+    ids = [Column(key, header) for key, header in (("bet", "id"), ("line", "line"))
+           if key not in keys and any(key in row for row in view.rows)]
+    headers, getters = [], []
+    for col in ids + view.columns:
+        if col.kind in EXACT_KINDS:
+            headers += [col.header, _exact_header(col)]
+            getters += [lambda v, k=col.kind: data_number(v, k), exact]
+        else:
+            headers.append(col.header)
+            getters.append(lambda v: str(v) if is_number(v) else one_line_text(str(v)))
+    columns = [(col.key, get) for col, get in zip(
+        [c for col in ids + view.columns for c in ([col, col] if col.kind in EXACT_KINDS else [col])], getters)]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(headers)
+    for row in view.rows:
+        writer.writerow(["" if row.get(key) is None else repr(row[key]) if isinstance(row[key], float) else get(row[key])
+                         for key, get in columns])
+    return out.getvalue().rstrip("\n")
 
 
 MARKDOWN_ACTIVE = re.compile(r"([\\`<>\[\]|])")  # what could end a table cell, open a link, code or HTML

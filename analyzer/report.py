@@ -6,7 +6,7 @@ report     a list of blocks - headings, text, tables and charts - built once fro
            each output format (Markdown, HTML, CSV, JSON) is one function over those blocks.
 table      a View: exact values in its rows and its JSON object, decimals made only when shown.
            Markdown and HTML show decimals (and the exact fractions where a table asks for
-           them); ``tables/NAME.csv`` has every decimal with its exact value beside it;
+           them); ``tables/NAME.csv`` has each table as data (ids, decimal numbers, exact values);
            ``report.json`` has every table's exact values as ``"p/q"``.
 chart      an SVG drawn from a table's own values (see charts.py), in ``charts/NAME.svg`` and
            embedded in the HTML, so that the HTML needs nothing else to be read.
@@ -24,7 +24,9 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -496,15 +498,16 @@ def write(contents: dict[str, bytes], out: str | Path, force: bool = False) -> P
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(content)
         staging.chmod(0o777 & ~_umask())
-        if path.exists():
-            old = Path(tempfile.mkdtemp(prefix=".baccarat-old-", dir=parent))
-            os.replace(path, old / "report")
-        try:
-            os.rename(staging, path)
-        except OSError:
-            if old is not None:
-                os.replace(old / "report", path)  # the old report back where it was
-            raise
+        with signals_held():  # Ctrl-C or SIGTERM between the two renames would leave no report in place
+            if path.exists():
+                old = Path(tempfile.mkdtemp(prefix=".baccarat-old-", dir=parent))
+                os.replace(path, old / "report")
+            try:
+                os.rename(staging, path)
+            except OSError:
+                if old is not None:
+                    os.replace(old / "report", path)  # the old report back where it was
+                raise
     except OSError as exc:
         raise BaccaratError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     finally:
@@ -513,6 +516,18 @@ def write(contents: dict[str, bytes], out: str | Path, force: bool = False) -> P
         if old is not None and (path.exists() or not (old / "report").exists()):  # never the only copy
             shutil.rmtree(old, ignore_errors=True)
     return path
+
+
+@contextmanager
+def signals_held():
+    """Hold Ctrl-C, SIGTERM and SIGHUP until the block is done (they are delivered after it)."""
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _umask() -> int:

@@ -19,7 +19,6 @@ Every error names the file and the key, and the line where TOML gives it.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
@@ -29,10 +28,12 @@ from pathlib import Path
 
 from . import BUILT_IN  # the names of the rule files in rules/, in display order
 from .bets import Bet, Line, RuleSet
-from .cards import BaccaratError
+from .cards import MAX_DIGITS, BaccaratError
 from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
+from .eor import check_tags
 from .tableau import PUNTO_BANCO, STOOD, Tableau
+from .userfiles import parse_toml, read_text
 
 TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets", "counts", "poker"}
 BET_KEYS = {"id", "name", "source", "commission", "lines"}
@@ -40,6 +41,7 @@ LINE_KEYS = {"label", "when", "pays"}
 TABLEAU_KEYS = {"name", "player_draws", "banker"}
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
 SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MAX_PAYOUT = 10**12  # a trillion to one: beyond any bet dealt, and every table stays readable
 NUMBER = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(?:(%)|:([0-9]+(?:\.[0-9]+)?)|/([0-9]+))?$")
 
 
@@ -51,9 +53,22 @@ def get_rules(spec: str) -> RuleSet:
     """A rule set: a built-in name (see BUILT_IN) or the path of a TOML rule file."""
     if spec in BUILT_IN:
         return _builtin(spec)
-    if spec.endswith(".toml") or "/" in spec or Path(spec).exists():
+    if spec.strip() and (spec.endswith(".toml") or "/" in spec or Path(spec).exists()):
         return load_rules(spec)
-    raise BaccaratError(f"unknown rule set {spec!r} (choose from {', '.join(BUILT_IN)}, or give a .toml file)")
+    raise BaccaratError(f"{'unknown rule set ' + repr(spec) + nearest(spec) if spec.strip() else 'no rule set given'} "
+                        f"(choose from {', '.join(BUILT_IN)}, or give a .toml file)")
+
+
+def nearest(name: str) -> str:
+    """': did you mean ...?' for a name close to a built-in rule set's, else ''.
+
+    >>> nearest("standrad"), nearest("zzz")
+    (": did you mean 'standard'?", '')
+    """
+    from difflib import get_close_matches
+
+    close = get_close_matches(name, BUILT_IN, n=1)
+    return f": did you mean {close[0]!r}?" if close else ""
 
 
 @lru_cache(maxsize=None)
@@ -64,19 +79,13 @@ def _builtin(name: str) -> RuleSet:
 def load_rules(path) -> RuleSet:
     """A rule set from a TOML file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BaccaratError(f"cannot read rule file '{path}': {getattr(exc, 'strerror', None) or exc}") from None
+    text = read_text(path, "rule file")
     return replace(parse_rules(text, f"{path}", base_dir=path.parent), path=str(path))
 
 
 def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) -> RuleSet:
     """A rule set from TOML text; ``where`` names it in errors."""
-    try:
-        data = tomllib.loads(text, parse_float=Decimal)  # decimals exactly as written, never binary floats
-    except tomllib.TOMLDecodeError as exc:
-        raise BaccaratError(f"{where}: not valid TOML: {exc}") from None
+    data = parse_toml(text, where, parse_float=Decimal)  # decimals exactly as written, never binary floats
     check_keys(data, TOP_KEYS, where, "")
     name = text_field(data, "name", where, required=True)
     base = None
@@ -86,15 +95,16 @@ def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) ->
             raise BaccaratError(f"{where}: extends: too deep (a cycle?)")
         if parent in BUILT_IN:
             base = _builtin(parent)
-        elif base_dir is not None:
+        elif base_dir is not None and (parent.endswith(".toml") or "/" in parent or (base_dir / parent).exists()):
             parent_path = base_dir / parent
             try:
-                parent_text = parent_path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                raise BaccaratError(f"{where}: extends: cannot read {parent!r}") from None
+                parent_text = read_text(parent_path, "rule file")
+            except BaccaratError as exc:
+                raise BaccaratError(f"{where}: extends: {exc}") from None
             base = parse_rules(parent_text, str(parent_path), parent_path.parent, depth + 1)
         else:
-            raise BaccaratError(f"{where}: extends: unknown rule set {parent!r}")
+            raise BaccaratError(f"{where}: extends: unknown rule set {parent!r}{nearest(parent)} "
+                                "(a built-in name, or a .toml file beside this one)")
     bets_data = data.get("bets", [])
     if not isinstance(bets_data, list) or not all(isinstance(b, dict) for b in bets_data):
         raise BaccaratError(f"{where}: bets: must be an array of tables ([[bets]])")
@@ -132,6 +142,9 @@ def parse_counts(data, where: str) -> dict:
     for name, tags in data.items():
         if not isinstance(tags, list) or len(tags) != 10 or not all(type(t) is int for t in tags):
             raise BaccaratError(f"{where}: counts.{name}: must be 10 integers, for A, 2..9 and T (every ten-value card)")
+        check_tags(tags, f"{where}: counts.{name}")
+        if one_line(name, f"{where}: counts") != name:
+            raise BaccaratError(f"{where}: counts.{name!r}: a count's name is one line with no spaces at its ends")
     return {name: tuple(tags) for name, tags in data.items()}
 
 
@@ -150,7 +163,20 @@ def text_field(table: dict, key: str, where: str, path: str = "", required: bool
         return ""
     if not isinstance(table[key], str) or not table[key].strip():
         raise BaccaratError(f"{where}: {full}: must be a non-empty string")
-    return table[key]
+    return one_line(table[key], f"{where}: {full}")
+
+
+def one_line(text: str, where: str) -> str:
+    r"""A name, label or description as one line: runs of white space (line breaks, tabs) become
+    one space; other control characters (a terminal's escape sequences) are refused.
+
+    >>> one_line("Banker\r\n  wins\t", "f")
+    'Banker wins'
+    """
+    line = " ".join(text.split())
+    if not line.isprintable():
+        raise BaccaratError(f"{where}: control characters are not allowed")
+    return line
 
 
 def parse_bet(data: dict, where: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Bet:
@@ -204,7 +230,9 @@ def parse_amount(value, where: str, path: str, symbols: set = frozenset(), perce
             raise BaccaratError(bad + f"{str(value)!r} is not a finite number")
         if value < 0:
             raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {str(value)}")
-        return Fraction(value)
+        if isinstance(value, Decimal) and value.as_tuple().exponent < -MAX_DIGITS:
+            raise BaccaratError(bad + f"more than {MAX_DIGITS} decimal places")
+        return bounded(Fraction(min(value, MAX_PAYOUT + 1)), bad)  # 1e999999999 is never made an integer
     if isinstance(value, str):
         text = value.replace(" ", "")
         if text == "push" and not percent:
@@ -212,6 +240,8 @@ def parse_amount(value, where: str, path: str, symbols: set = frozenset(), perce
         if text.startswith("-"):
             raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {value!r}")
         m = NUMBER.match(text)
+        if m and sum(c.isdigit() for c in text) > MAX_DIGITS:
+            raise BaccaratError(bad + f"more than {MAX_DIGITS} digits")
         if m and (percent or not m.group(2)):
             amount = Fraction(m.group(1))
             if m.group(2):
@@ -220,8 +250,8 @@ def parse_amount(value, where: str, path: str, symbols: set = frozenset(), perce
                 divisor = Fraction(m.group(3) or m.group(4))
                 if divisor == 0:
                     raise BaccaratError(bad + f"{value!r} divides by zero")
-                return amount / divisor
-            return amount
+                return bounded(amount / divisor, bad)
+            return bounded(amount, bad)
         if text in symbols:
             from .symbolic import symbol
 
@@ -230,6 +260,13 @@ def parse_amount(value, where: str, path: str, symbols: set = frozenset(), perce
         bad + f"{value!r} is not a {'commission' if percent else 'payout'} (a number 0 or more such as 11, 0.95, "
         + ('"5%"' if percent else '"19/20", "1:2" or "push"') + ", or a name listed in symbols)"
     )
+
+
+def bounded(amount: Fraction, bad: str) -> Fraction:
+    """A payout no larger than MAX_PAYOUT (a commission is checked below 100% by its caller)."""
+    if amount > MAX_PAYOUT:
+        raise BaccaratError(bad + f"more than {MAX_PAYOUT:,} (a payout of at most a trillion to one)")
+    return amount
 
 
 def parse_tableau(data, where: str) -> Tableau:

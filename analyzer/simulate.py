@@ -22,7 +22,12 @@ sums are added in chunk order, so results are the same for any number of workers
 
 from __future__ import annotations
 
+import functools
+import itertools
+import logging
 import os
+from asyncio import CancelledError as AsyncCancelledError
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -31,6 +36,7 @@ import numpy as np
 from .batch import compile_rules, evaluate_many, plan_of
 from .bets import RuleSet, settled_masks
 from .cards import BaccaratError
+from .errors import RunFailed
 from .engine import cells
 from .layout import KIND_VALUE, NONE, PLACES, coup_fields, draws, head_flags
 
@@ -259,17 +265,43 @@ class Simulation:
 
 
 def chunks(shoes: int):
-    return [(first, min(CHUNK_SHOES, shoes - first)) for first in range(0, shoes, CHUNK_SHOES)]
+    """(first shoe, number of shoes) of each chunk, made as they are needed: a billion shoes
+    cost no memory before they are dealt."""
+    return ((first, min(CHUNK_SHOES, shoes - first)) for first in range(0, shoes, CHUNK_SHOES))
 
 
-def one_thread():
-    """A worker process takes one core: its matrix products run on one thread."""
+def worker_start(parent: int):
+    """A worker process: one core (its matrix products on one thread); Ctrl-C is the parent's
+    to handle (the terminal sends it to the whole process group); SIGTERM kills it as usual; and
+    it dies with its parent, however the parent ends (Linux: PR_SET_PDEATHSIG)."""
+    import signal
+
     from threadpoolctl import threadpool_limits
 
     from . import batch
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for caught in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(caught, signal.SIG_DFL)  # a forked worker inherits the CLI's handlers
+    die_with_parent(parent)
     threadpool_limits(1)
     batch.THREADS = 1
+
+
+def die_with_parent(parent: int):
+    """Ask Linux to kill this process when its parent ends (nothing elsewhere: the parent's own
+    clean-up still stops its workers); exit at once if the parent is gone already."""
+    import signal
+    import sys
+
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def process_pool(workers: int):
@@ -279,65 +311,128 @@ def process_pool(workers: int):
     from multiprocessing import get_all_start_methods, get_context
 
     method = "fork" if "fork" in get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=one_thread)
+    return ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=worker_start,
+                               initargs=(os.getpid(),))
+
+
+def stop_pool(pool):
+    """Kill a pool's worker processes now and reap them: what is left of their work is dropped."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(timeout=5)
+
+
+def run_task(rules: RuleSet, deal: Deal, seed: int, counter: Counter | None, task: tuple[int, int]) -> Tally:
+    """The tally of one (first shoe, number of shoes) task."""
+    return run_chunk(rules, deal, seed, *task, counter)
+
+
+def fold(submit, tasks, ahead: int, progress=None) -> Tally:
+    """The sum of every task's tally, added in task order (the same floats on any workers).
+    ``submit(task)`` starts a task and returns its future; at most ``ahead`` tasks are out at a
+    time, so memory stays bounded whatever the number of shoes."""
+    from collections import deque
+
+    tasks = iter(tasks)
+    out = deque((task, submit(task)) for task in itertools.islice(tasks, ahead))
+    tally = Tally()
+    while out:
+        (first, size), future = out.popleft()
+        tally = tally + future.result()
+        out.extend((task, submit(task)) for task in itertools.islice(tasks, 1))
+        if progress:
+            progress(size)
+    return tally
 
 
 def simulate(rules: RuleSet, deal: Deal, shoes: int, seed: int, counter: Counter | None = None,
              workers: int | None = None, dask: str | None = None, progress=None) -> Simulation:
     """Deal ``shoes`` shoes and tally every bet. ``workers`` local processes (default: all cores;
     1 runs here), or the Dask cluster at address ``dask``. ``progress(n)`` is told of each n
-    shoes done."""
+    shoes done. A worker that dies or a cluster that is lost raises RunFailed; an interrupt
+    (KeyboardInterrupt or any other exception on the way) stops the workers before it goes on."""
     if shoes < 1:
         raise BaccaratError("--shoes must be at least 1")
     compile_rules(rules)  # refuse symbolic payouts before any work; forked workers inherit the polynomials
     if counter is not None:
         rules.bet(counter.bet_id)
-    tasks = chunks(shoes)
-    done = {}
+    run = functools.partial(run_task, rules, deal, seed, counter)  # sent to worker processes: no lambda
+    workers = workers or os.cpu_count() or 1
     if dask:
-        done = run_on_dask(dask, rules, deal, seed, counter, tasks, progress)
-    elif (workers or os.cpu_count() or 1) == 1 or len(tasks) == 1:
-        for first, size in tasks:
-            done[first] = run_chunk(rules, deal, seed, first, size, counter)
-            if progress:
-                progress(size)
+        tally = run_on_dask(dask, rules, deal, seed, counter, chunks(shoes), shoes, progress)
+    elif workers == 1 or shoes <= CHUNK_SHOES:
+        tally = fold(Done.of(run), chunks(shoes), 1, progress)
     else:
-        from concurrent.futures import as_completed
+        from concurrent.futures.process import BrokenProcessPool
 
-        with process_pool(workers or os.cpu_count()) as pool:
-            futures = {pool.submit(run_chunk, rules, deal, seed, first, size, counter): (first, size) for first, size in tasks}
-            for future in as_completed(futures):
-                first, size = futures[future]
-                done[first] = future.result()
-                if progress:
-                    progress(size)
-    tally = Tally()
-    for first, _ in tasks:  # always in the same order
-        tally = tally + done[first]
+        pool = process_pool(workers)
+        done = Counted(progress)
+        try:
+            tally = fold(lambda task: pool.submit(run, task), chunks(shoes), 2 * workers, done)
+        except BrokenProcessPool:
+            stop_pool(pool)
+            raise RunFailed(f"a worker process died (killed by the system, perhaps for memory?) after {done.shoes:,} "
+                            f"of {shoes:,} shoes: the run is lost") from None
+        except BaseException:
+            stop_pool(pool)
+            raise
+        pool.shutdown()
     return Simulation(rules, deal, shoes, seed, counter, tally)
 
 
-def run_on_dask(address: str, rules, deal, seed, counter, tasks, progress) -> dict:
+@dataclass
+class Done:
+    """A finished future: the in-process stand-in for a pool's."""
+
+    value: object
+
+    def result(self):
+        return self.value
+
+    @staticmethod
+    def of(function):
+        return lambda task: Done(function(task))
+
+
+class Counted:
+    """A progress callback that also counts the shoes done, for a message if the run fails."""
+
+    def __init__(self, progress=None):
+        self.progress, self.shoes = progress, 0
+
+    def __call__(self, size: int):
+        self.shoes += size
+        if self.progress:
+            self.progress(size)
+
+
+def run_on_dask(address: str, rules, deal, seed, counter, tasks, shoes: int, progress) -> Tally:
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
+        from distributed.client import ClosedClientError
     except ImportError:
         raise BaccaratError("--dask needs the dask extra: pip install 'baccarat[dask]'") from None
     try:
         client = Client(address, timeout="5s")
     except (OSError, TimeoutError, ValueError) as error:
         raise BaccaratError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+    done = Counted(progress)
+    level = logging.root.manager.disable
+    logging.disable(logging.ERROR)  # a lost scheduler is our one-line error, not distributed's tracebacks
     try:
-        futures = {client.submit(run_chunk, rules, deal, seed, first, size, counter, pure=False): (first, size)
-                   for first, size in tasks}
-        done = {}
-        for future in as_completed(futures):
-            first, size = futures[future]
-            done[first] = future.result()
-            if progress:
-                progress(size)
-        return done
+        ahead = 2 * max(1, sum(client.nthreads().values()))
+        submit = lambda task: client.submit(run_chunk, rules, deal, seed, *task, counter, pure=False)  # noqa: E731
+        return fold(submit, tasks, ahead, done)
+    except (OSError, TimeoutError, CancelledError, AsyncCancelledError, ClosedClientError) as error:
+        raise RunFailed(f"lost the Dask cluster at {address!r} after {done.shoes:,} of {shoes:,} shoes "
+                        f"({type(error).__name__}): the run is lost") from None
     finally:
-        client.close()
+        client.close(timeout=2)
+        logging.disable(level)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ a target house edge, or makes its edge equal another bet's.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from fractions import Fraction
 
@@ -34,12 +35,15 @@ def to_fraction(value) -> Fraction:
 
 
 def fresh_symbol(taken: set):
-    """A payout symbol whose name is not among ``taken`` (x, then u, v, w, x1, x2, ...)."""
+    """A payout symbol whose name is not among ``taken`` (x, then u, v, w, x1, x2, ...: there is
+    always one, however many symbols a rule file declares).
+
+    >>> fresh_symbol({symbol(n) for n in ["x", "u", "v", "w"] + [f"x{i}" for i in range(1, 200)]})
+    x200
+    """
     names = {str(t) for t in taken}
-    for name in ["x", "u", "v", "w"] + [f"x{i}" for i in range(1, 100)]:
-        if name not in names:
-            return symbol(name)
-    raise ValueError("too many symbols")
+    candidates = itertools.chain(["x", "u", "v", "w"], (f"x{i}" for i in itertools.count(1)))
+    return symbol(next(name for name in candidates if name not in names))
 
 
 def amounts(bet) -> list:
@@ -91,7 +95,9 @@ def solve_linear(ev, x, target: Fraction, is_commission: bool) -> Fraction:
     ev = sympy.expand(to_sympy(ev))
     others = ev.free_symbols - {x}
     if others:
-        raise BaccaratError(f"the EV also depends on {', '.join(sorted(map(str, others)))}: give it a value first")
+        names = sorted(map(str, others))
+        listed = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        raise BaccaratError(f"the EV also depends on {listed}: give it a value first")
     slope, intercept = ev.diff(x), ev.subs(x, 0)
     if not slope.free_symbols and slope == 0:
         raise BaccaratError(f"the EV does not depend on {x}: that pay line never settles the bet on this shoe")

@@ -92,7 +92,7 @@ def line_rows(row: dict) -> list[dict]:
     """One row per pay line of a bet that has several: its payout and its share of win or push."""
     if len(row["lines"]) < 2:
         return []
-    return [{"name": f"· {ln['label']}", "pays_brief": payout_text(ln["pays"]),
+    return [{"bet": row["bet"], "line": ln["label"], "name": f"· {ln['label']}", "pays_brief": payout_text(ln["pays"]),
              ("push" if ln["pays"] == 0 else "win"): ln["probability"]} for ln in row["lines"]]
 
 

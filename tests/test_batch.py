@@ -242,7 +242,7 @@ def test_batch_command_reads_bytes_carefully(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"\xff\xfe32\n")
     result = CliRunner().invoke(cli, ["batch", str(bad)])
-    assert result.exit_code == 1 and result.output == f"Error: {bad}: not UTF-8 text\n"
+    assert result.exit_code == 1 and result.output == f"Error: cannot read shoe list '{bad}': not UTF-8 text\n"
     bom = CliRunner().invoke(cli, ["batch", "-", "--rules", "standard"], input="\ufeff" + ",".join(["4"] * 13) + "\n")
     assert bom.exit_code == 0 and json.loads(bom.output)["shoe"] == [4] * 13
     huge = CliRunner().invoke(cli, ["batch", "-"], input="# c\n" + ",".join(["2000000"] + ["1"] * 12) + "\n")

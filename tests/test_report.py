@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from analyzer import Shoe, analyse, get_rules, report
 from analyzer.cli import cli
-from analyzer.render import percent
+from analyzer.render import data_number, percent
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -81,7 +81,7 @@ def test_csv_holds_every_exact_value_of_the_json(standard):
     assert [r["bet"] for r in main] == list(bets)
     for r in main:
         assert r["house edge (exact)"] == bets[r["bet"]]["house_edge"]
-        assert r["house edge"] == percent(Fraction(r["house edge (exact)"]))
+        assert r["house edge"] == data_number(Fraction(r["house edge (exact)"]), "percent")
 
 
 def markdown_tables(text):

