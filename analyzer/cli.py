@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import sys
+import threading
 from contextlib import contextmanager, nullcontext
 
 import click
@@ -48,8 +49,9 @@ class Stopped(BaseException):
         self.signum = signum
 
 
-STOP_SIGNALS = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)",
-                signal.SIGHUP: "hung up (SIGHUP)"}
+STOP_SIGNALS = {getattr(signal, name): text for name, text in (
+    ("SIGINT", "interrupted (Ctrl-C)"), ("SIGTERM", "terminated (SIGTERM)"), ("SIGHUP", "hung up (SIGHUP)"))
+    if hasattr(signal, name)}
 LONGEST_WORD = 80  # an error quotes at most this much of one word of the user's input
 
 
@@ -91,8 +93,8 @@ def stop_signals():
     def stop(signum, frame):
         raise Stopped(signum)
 
-    caught = (signal.SIGTERM, signal.SIGHUP)
-    previous = {s: signal.signal(s, stop) for s in caught}
+    in_main = threading.current_thread() is threading.main_thread()  # the only thread that may set handlers
+    previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS if s != signal.SIGINT and in_main}
     try:
         yield
     finally:

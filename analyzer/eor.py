@@ -29,7 +29,7 @@ from .bets import RuleSet, evaluate, outcome_counts
 from .cards import RANKS, BaccaratError, Shoe, check_playable
 from .engine import enumerate_coup, falling, possible_coup
 from .knowledge import NOTHING, Knowledge
-from .userfiles import LARGE_FILE, read_text
+from .userfiles import read_text
 
 MAIN_OUTCOMES = ("banker", "player", "tie")
 TAG_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")  # T stands for the zero class
@@ -288,7 +288,7 @@ def parse_dealt(text: str) -> list:
 
 def load_dealt(path) -> list:
     """Dealt cards from a file (see :func:`parse_dealt`)."""
-    return parse_dealt(read_text(path, "dealt file", LARGE_FILE))
+    return parse_dealt(read_text(path, "dealt file"))  # a shoe's cards: kilobytes
 
 
 def shoe_in_play(shoe: Shoe, dealt) -> Shoe:

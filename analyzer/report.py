@@ -24,9 +24,7 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +36,7 @@ from .knowledge import NOTHING, Knowledge
 from .render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
 from .render import to_json as exact_json
 from .rulefile import BUILT_IN, get_rules
+from .userfiles import signals_held
 
 MAIN_BETS = ("banker", "player", "tie")
 REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit
@@ -516,18 +515,6 @@ def write(contents: dict[str, bytes], out: str | Path, force: bool = False) -> P
         if old is not None and (path.exists() or not (old / "report").exists()):  # never the only copy
             shutil.rmtree(old, ignore_errors=True)
     return path
-
-
-@contextmanager
-def signals_held():
-    """Hold Ctrl-C, SIGTERM and SIGHUP until the block is done (they are delivered after it)."""
-    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held) if hasattr(signal, "pthread_sigmask") else None
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _umask() -> int:

@@ -39,6 +39,7 @@ from .cards import BaccaratError
 from .errors import RunFailed
 from .engine import cells
 from .layout import KIND_VALUE, NONE, PLACES, coup_fields, draws, head_flags
+from .workers import WorkerDied, Workers
 
 MAX_DECKS = 24  # 1,248 cards: every coup's shoe on the batch evaluator's int64 path (<= 1,290 cards)
 CHUNK_SHOES = 50  # shoes per task: fixed, so that sums are added in the same order on any workers
@@ -270,60 +271,14 @@ def chunks(shoes: int):
     return ((first, min(CHUNK_SHOES, shoes - first)) for first in range(0, shoes, CHUNK_SHOES))
 
 
-def worker_start(parent: int):
-    """A worker process: one core (its matrix products on one thread); Ctrl-C is the parent's
-    to handle (the terminal sends it to the whole process group); SIGTERM kills it as usual; and
-    it dies with its parent, however the parent ends (Linux: PR_SET_PDEATHSIG)."""
-    import signal
-
+def one_thread():
+    """A worker process takes one core: its matrix products run on one thread."""
     from threadpoolctl import threadpool_limits
 
     from . import batch
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for caught in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(caught, signal.SIG_DFL)  # a forked worker inherits the CLI's handlers
-    die_with_parent(parent)
     threadpool_limits(1)
     batch.THREADS = 1
-
-
-def die_with_parent(parent: int):
-    """Ask Linux to kill this process when its parent ends (nothing elsewhere: the parent's own
-    clean-up still stops its workers); exit at once if the parent is gone already."""
-    import signal
-    import sys
-
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        PR_SET_PDEATHSIG = 1
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
-
-
-def process_pool(workers: int):
-    """Local worker processes: forked where the platform can (no re-import of the caller's
-    script), spawned elsewhere."""
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_all_start_methods, get_context
-
-    method = "fork" if "fork" in get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=get_context(method), initializer=worker_start,
-                               initargs=(os.getpid(),))
-
-
-def stop_pool(pool):
-    """Kill a pool's worker processes now and reap them: what is left of their work is dropped."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.kill()
-    for process in processes:
-        process.join(timeout=5)
 
 
 def run_task(rules: RuleSet, deal: Deal, seed: int, counter: Counter | None, task: tuple[int, int]) -> Tally:
@@ -331,19 +286,12 @@ def run_task(rules: RuleSet, deal: Deal, seed: int, counter: Counter | None, tas
     return run_chunk(rules, deal, seed, *task, counter)
 
 
-def fold(submit, tasks, ahead: int, progress=None) -> Tally:
-    """The sum of every task's tally, added in task order (the same floats on any workers).
-    ``submit(task)`` starts a task and returns its future; at most ``ahead`` tasks are out at a
-    time, so memory stays bounded whatever the number of shoes."""
-    from collections import deque
-
-    tasks = iter(tasks)
-    out = deque((task, submit(task)) for task in itertools.islice(tasks, ahead))
+def fold(results, progress=None) -> Tally:
+    """The sum of the tallies of (task, tally) pairs given in task order (the same floats on any
+    workers), telling ``progress`` of each task's shoes."""
     tally = Tally()
-    while out:
-        (first, size), future = out.popleft()
-        tally = tally + future.result()
-        out.extend((task, submit(task)) for task in itertools.islice(tasks, 1))
+    for (_, size), part in results:
+        tally = tally + part
         if progress:
             progress(size)
     return tally
@@ -353,49 +301,28 @@ def simulate(rules: RuleSet, deal: Deal, shoes: int, seed: int, counter: Counter
              workers: int | None = None, dask: str | None = None, progress=None) -> Simulation:
     """Deal ``shoes`` shoes and tally every bet. ``workers`` local processes (default: all cores;
     1 runs here), or the Dask cluster at address ``dask``. ``progress(n)`` is told of each n
-    shoes done. A worker that dies or a cluster that is lost raises RunFailed; an interrupt
-    (KeyboardInterrupt or any other exception on the way) stops the workers before it goes on."""
+    shoes done. Work is handed out a few chunks at a time (memory does not grow with ``shoes``).
+    A worker that dies or a cluster that is lost raises RunFailed; an interrupt (or any other
+    exception on the way) stops the workers before it goes on."""
     if shoes < 1:
         raise BaccaratError("--shoes must be at least 1")
     compile_rules(rules)  # refuse symbolic payouts before any work; forked workers inherit the polynomials
     if counter is not None:
         rules.bet(counter.bet_id)
-    run = functools.partial(run_task, rules, deal, seed, counter)  # sent to worker processes: no lambda
+    run = functools.partial(run_task, rules, deal, seed, counter)
     workers = workers or os.cpu_count() or 1
     if dask:
-        tally = run_on_dask(dask, rules, deal, seed, counter, chunks(shoes), shoes, progress)
+        tally = run_on_dask(dask, run, chunks(shoes), shoes, progress)
     elif workers == 1 or shoes <= CHUNK_SHOES:
-        tally = fold(Done.of(run), chunks(shoes), 1, progress)
+        tally = fold(((task, run(task)) for task in chunks(shoes)), progress)
     else:
-        from concurrent.futures.process import BrokenProcessPool
-
-        pool = process_pool(workers)
         done = Counted(progress)
         try:
-            tally = fold(lambda task: pool.submit(run, task), chunks(shoes), 2 * workers, done)
-        except BrokenProcessPool:
-            stop_pool(pool)
-            raise RunFailed(f"a worker process died (killed by the system, perhaps for memory?) after {done.shoes:,} "
-                            f"of {shoes:,} shoes: the run is lost") from None
-        except BaseException:
-            stop_pool(pool)
-            raise
-        pool.shutdown()
+            with Workers(workers, run, setup=one_thread) as pool:
+                tally = fold(pool.results(chunks(shoes), ahead=2 * workers), done)
+        except WorkerDied as died:
+            raise RunFailed(f"{died} after {done.shoes:,} of {shoes:,} shoes: the run is lost") from None
     return Simulation(rules, deal, shoes, seed, counter, tally)
-
-
-@dataclass
-class Done:
-    """A finished future: the in-process stand-in for a pool's."""
-
-    value: object
-
-    def result(self):
-        return self.value
-
-    @staticmethod
-    def of(function):
-        return lambda task: Done(function(task))
 
 
 class Counted:
@@ -410,7 +337,7 @@ class Counted:
             self.progress(size)
 
 
-def run_on_dask(address: str, rules, deal, seed, counter, tasks, shoes: int, progress) -> Tally:
+def run_on_dask(address: str, run, tasks, shoes: int, progress) -> Tally:
     try:
         from distributed import Client
         from distributed.client import ClosedClientError
@@ -425,14 +352,26 @@ def run_on_dask(address: str, rules, deal, seed, counter, tasks, shoes: int, pro
     logging.disable(logging.ERROR)  # a lost scheduler is our one-line error, not distributed's tracebacks
     try:
         ahead = 2 * max(1, sum(client.nthreads().values()))
-        submit = lambda task: client.submit(run_chunk, rules, deal, seed, *task, counter, pure=False)  # noqa: E731
-        return fold(submit, tasks, ahead, done)
+        return fold(in_order(lambda task: client.submit(run, task, pure=False), tasks, ahead), done)
     except (OSError, TimeoutError, CancelledError, AsyncCancelledError, ClosedClientError) as error:
         raise RunFailed(f"lost the Dask cluster at {address!r} after {done.shoes:,} of {shoes:,} shoes "
                         f"({type(error).__name__}): the run is lost") from None
     finally:
         client.close(timeout=2)
         logging.disable(level)
+
+
+def in_order(submit, tasks, ahead: int):
+    """(task, result) of each task in order, by futures: ``submit(task)`` starts one; at most
+    ``ahead`` are out at a time."""
+    from collections import deque
+
+    tasks = iter(tasks)
+    out = deque((task, submit(task)) for task in itertools.islice(tasks, ahead))
+    while out:
+        task, future = out.popleft()
+        yield task, future.result()
+        out.extend((task, submit(task)) for task in itertools.islice(tasks, 1))
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The user's files, read defensively: only regular files (a device, a pipe or a folder named
 where a file is expected is refused, so ``/dev/zero`` cannot be read forever), never more than a
 stated size, and TOML or JSON parsed into one-line errors whatever the text holds (numbers of
-thousands of digits, nesting thousands deep).
+thousands of digits, nesting thousands deep). And ``signals_held``, for the few steps that a
+signal must not cut in two (renaming a report into place, starting worker processes).
 """
 
 from __future__ import annotations
@@ -9,14 +10,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import stat
 import sys
 import tomllib
+from contextlib import contextmanager
 
 from .errors import BaccaratError
 
 SMALL_FILE = 1 << 20  # a shoe or rule file: a few kilobytes in practice
-LARGE_FILE = 64 << 20  # a list of dealt cards or of shoes for batch (about a million shoes)
+LARGE_FILE = 64 << 20  # a list of shoes for batch (1.7 million shoes of 13 counts)
 MAX_NESTING = 64  # tables or lists within each other in a TOML or JSON file
 
 
@@ -115,3 +118,18 @@ def parse_json(text: str, where: str):
 def check_nesting(text: str, where: str):
     if nesting(text) > MAX_NESTING:
         raise BaccaratError(f"{where}: nested more than {MAX_NESTING} deep")
+
+
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextmanager
+def signals_held():
+    """Hold Ctrl-C, SIGTERM and SIGHUP until the block is done (they are delivered after it; a
+    process forked inside the block starts with them held)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)

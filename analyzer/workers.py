@@ -1,0 +1,158 @@
+"""Local worker processes that stop when told: a pool small enough to reason about.
+
+Each worker has a pipe of its own and one task at a time; the parent hands out tasks, reads
+results as they come and gives them back in task order (so sums are the same floats on any
+number of workers), with at most ``ahead`` tasks out or waiting, so memory stays bounded however
+many tasks there are. No thread runs in the background, so nothing can hang the interpreter's
+exit. On any exception on the way (Ctrl-C, a signal the CLI turned into one, a worker's own
+error) the workers are killed and reaped before it goes on; a worker that dies under the pool
+(the out-of-memory killer) is reported as :class:`WorkerDied` with how it died. Workers ignore
+Ctrl-C (the terminal sends it to the whole process group: the parent decides) and die with the
+parent however it ends (Linux: PR_SET_PDEATHSIG).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from multiprocessing import get_all_start_methods, get_context
+from multiprocessing.connection import wait
+
+from .userfiles import STOP_SIGNALS, signals_held
+
+
+class WorkerDied(Exception):
+    """A worker process ended while it held a task."""
+
+    def __init__(self, exitcode):
+        super().__init__(f"a worker process died ({how_it_ended(exitcode)})")
+
+
+def how_it_ended(exitcode) -> str:
+    """
+    >>> how_it_ended(-9), how_it_ended(3)
+    ('killed by SIGKILL, as the out-of-memory killer does', 'exit status 3')
+    """
+    if exitcode is None or exitcode >= 0:
+        return f"exit status {exitcode}"
+    name = signal.Signals(-exitcode).name if -exitcode in signal.valid_signals() else f"signal {-exitcode}"
+    return f"killed by {name}" + (", as the out-of-memory killer does" if name == "SIGKILL" else "")
+
+
+def serve(connection, function, setup, parent: int):
+    """A worker's life: take a task, send back (True, result) or (False, the exception), until
+    the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for caught in STOP_SIGNALS[1:]:
+        signal.signal(caught, signal.SIG_DFL)  # a forked worker inherits the CLI's SIGTERM and SIGHUP handlers
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # born with them held: see Workers
+    die_with_parent(parent)
+    if setup:
+        setup()
+    while True:
+        try:
+            task = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply = (True, function(task))
+        except Exception as error:  # the parent raises it
+            reply = (False, error)
+        try:
+            connection.send(reply)
+        except Exception as error:  # an exception or result that does not pickle
+            connection.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def die_with_parent(parent: int):
+    """Ask Linux to kill this process when its parent ends (elsewhere the parent's own clean-up
+    still stops it); exit at once if the parent is gone already."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+class Workers:
+    """``count`` processes that each run ``function(task)``, after ``setup()`` once. Forked
+    where the platform can (the function and its data are inherited, not pickled), spawned
+    elsewhere. Use as a context manager: leaving the block stops every worker."""
+
+    def __init__(self, count: int, function, setup=None):
+        context = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
+        self.processes, self.connections = [], []
+        with signals_held():  # each worker is born with them held until it has set its own handling
+            for _ in range(count):
+                mine, theirs = context.Pipe()
+                process = context.Process(target=serve, args=(theirs, function, setup, os.getpid()), daemon=True)
+                self.processes.append(process)
+                self.connections.append(mine)
+                process.start()
+                theirs.close()  # the worker's end lives in the worker only: its death is our EOF
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def stop(self):
+        """Kill every worker now and reap it; what is left of their work is dropped."""
+        for process in self.processes:
+            if process.is_alive():
+                process.kill()
+        for process, connection in zip(self.processes, self.connections):
+            process.join(timeout=5)
+            connection.close()
+
+    def results(self, tasks, ahead: int):
+        """(task, result) for every task, in task order; at most ``ahead`` tasks out or waiting
+        to be given back at a time."""
+        tasks = iter(tasks)
+        idle = list(range(len(self.processes)))
+        out = {}  # worker -> (number, task)
+        done = {}  # number -> (task, result), waiting for the ones before it
+        handed = given = 0
+        exhausted = False
+        while True:
+            while idle and not exhausted and handed - given < ahead:
+                task = next(tasks, None)
+                if task is None:
+                    exhausted = True
+                    break
+                worker = idle.pop()
+                try:
+                    self.connections[worker].send(task)
+                except OSError:  # it died idle
+                    self.processes[worker].join(timeout=5)
+                    raise WorkerDied(self.processes[worker].exitcode) from None
+                out[worker] = (handed, task)
+                handed += 1
+            if given in done:
+                yield done.pop(given)
+                given += 1
+                continue
+            if not out:
+                return
+            busy = list(out)
+            ready = set(wait([self.connections[w] for w in busy] + [self.processes[w].sentinel for w in busy]))
+            for worker in busy:
+                if self.connections[worker] in ready:
+                    try:
+                        ok, value = self.connections[worker].recv()
+                    except (EOFError, OSError):
+                        self.processes[worker].join(timeout=5)
+                        raise WorkerDied(self.processes[worker].exitcode) from None
+                    if not ok:
+                        raise value
+                    number, task = out.pop(worker)
+                    done[number] = (task, value)
+                    idle.append(worker)
+                elif self.processes[worker].sentinel in ready:
+                    self.processes[worker].join(timeout=5)
+                    raise WorkerDied(self.processes[worker].exitcode)
