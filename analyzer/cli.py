@@ -55,11 +55,11 @@ STOP_SIGNALS = {getattr(signal, name): text for name, text in (
 LONGEST_WORD = 80  # an error quotes at most this much of one word of the user's input
 
 
-def one_line(message: str) -> str:
+def error_line(message: str) -> str:
     """An error message on one line, each over-long word of it cut in the middle with its length
     said, so that an error about a 10 MB field or a 5,000-digit number stays readable.
 
-    >>> one_line("not a number: '" + "9" * 5000 + "'\\n(a line)")
+    >>> error_line("not a number: '" + "9" * 5000 + "'\\n(a line)")
     "not a number: '9999999999999999999999999999999999999999999999999…999999999' [5,002 characters] (a line)"
     """
     def cut(match):
@@ -116,11 +116,11 @@ class Baccarat(click.Group):
                 status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             sys.exit(status if isinstance(status, int) else 0)  # click returns an Exit's status (--help)
         except click.exceptions.UsageError as exc:
-            exc.message = one_line(exc.message)
+            exc.message = error_line(exc.message)
             exc.show()
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
-            fail(one_line(exc.format_message()))
+            fail(error_line(exc.format_message()))
         except click.exceptions.Abort:
             fail("aborted")
         except Stopped as stopped:
@@ -132,7 +132,7 @@ class Baccarat(click.Group):
         except Exception as exc:  # a defect of ours: still one line, and how to see more
             if os.environ.get("BACCARAT_DEBUG"):
                 raise
-            fail(one_line(f"internal error, please report it: {type(exc).__name__}: {exc} "
+            fail(error_line(f"internal error, please report it: {type(exc).__name__}: {exc} "
                           "(BACCARAT_DEBUG=1 shows the traceback)"))
 
 

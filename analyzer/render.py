@@ -276,22 +276,19 @@ def csv_table(view: View) -> str:
     keys = {col.key for col in view.columns}
     ids = [Column(key, header) for key, header in (("bet", "id"), ("line", "line"))
            if key not in keys and any(key in row for row in view.rows)]
-    headers, getters = [], []
+    cells = []  # (header, row key, the value as text)
     for col in ids + view.columns:
         if col.kind in EXACT_KINDS:
-            headers += [col.header, _exact_header(col)]
-            getters += [lambda v, k=col.kind: data_number(v, k), exact]
+            cells += [(col.header, col.key, lambda v, kind=col.kind: data_number(v, kind)),
+                      (_exact_header(col), col.key, exact)]
         else:
-            headers.append(col.header)
-            getters.append(lambda v: str(v) if is_number(v) else one_line_text(str(v)))
-    columns = [(col.key, get) for col, get in zip(
-        [c for col in ids + view.columns for c in ([col, col] if col.kind in EXACT_KINDS else [col])], getters)]
+            cells.append((col.header, col.key, lambda v: str(v) if is_number(v) else one_line_text(str(v))))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(headers)
+    writer.writerow([header for header, _, _ in cells])
     for row in view.rows:
-        writer.writerow(["" if row.get(key) is None else repr(row[key]) if isinstance(row[key], float) else get(row[key])
-                         for key, get in columns])
+        writer.writerow(["" if row.get(key) is None else repr(row[key]) if isinstance(row[key], float) else text(row[key])
+                         for _, key, text in cells])
     return out.getvalue().rstrip("\n")
 
 

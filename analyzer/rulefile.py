@@ -143,7 +143,7 @@ def parse_counts(data, where: str) -> dict:
         if not isinstance(tags, list) or len(tags) != 10 or not all(type(t) is int for t in tags):
             raise BaccaratError(f"{where}: counts.{name}: must be 10 integers, for A, 2..9 and T (every ten-value card)")
         check_tags(tags, f"{where}: counts.{name}")
-        if one_line(name, f"{where}: counts") != name:
+        if printable_line(name, f"{where}: counts") != name:
             raise BaccaratError(f"{where}: counts.{name!r}: a count's name is one line with no spaces at its ends")
     return {name: tuple(tags) for name, tags in data.items()}
 
@@ -163,14 +163,14 @@ def text_field(table: dict, key: str, where: str, path: str = "", required: bool
         return ""
     if not isinstance(table[key], str) or not table[key].strip():
         raise BaccaratError(f"{where}: {full}: must be a non-empty string")
-    return one_line(table[key], f"{where}: {full}")
+    return printable_line(table[key], f"{where}: {full}")
 
 
-def one_line(text: str, where: str) -> str:
+def printable_line(text: str, where: str) -> str:
     r"""A name, label or description as one line: runs of white space (line breaks, tabs) become
     one space; other control characters (a terminal's escape sequences) are refused.
 
-    >>> one_line("Banker\r\n  wins\t", "f")
+    >>> printable_line("Banker\r\n  wins\t", "f")
     'Banker wins'
     """
     line = " ".join(text.split())
@@ -232,7 +232,7 @@ def parse_amount(value, where: str, path: str, symbols: set = frozenset(), perce
             raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {str(value)}")
         if isinstance(value, Decimal) and value.as_tuple().exponent < -MAX_DIGITS:
             raise BaccaratError(bad + f"more than {MAX_DIGITS} decimal places")
-        return bounded(Fraction(min(value, MAX_PAYOUT + 1)), bad)  # 1e999999999 is never made an integer
+        return bounded(Fraction(min(value, MAX_PAYOUT + 1)), bad, percent)  # 1e999999999 is never made an integer
     if isinstance(value, str):
         text = value.replace(" ", "")
         if text == "push" and not percent:
@@ -250,8 +250,8 @@ def parse_amount(value, where: str, path: str, symbols: set = frozenset(), perce
                 divisor = Fraction(m.group(3) or m.group(4))
                 if divisor == 0:
                     raise BaccaratError(bad + f"{value!r} divides by zero")
-                return bounded(amount / divisor, bad)
-            return bounded(amount, bad)
+                return bounded(amount / divisor, bad, percent)
+            return bounded(amount, bad, percent)
         if text in symbols:
             from .symbolic import symbol
 
@@ -262,10 +262,11 @@ def parse_amount(value, where: str, path: str, symbols: set = frozenset(), perce
     )
 
 
-def bounded(amount: Fraction, bad: str) -> Fraction:
+def bounded(amount: Fraction, bad: str, percent: bool = False) -> Fraction:
     """A payout no larger than MAX_PAYOUT (a commission is checked below 100% by its caller)."""
     if amount > MAX_PAYOUT:
-        raise BaccaratError(bad + f"more than {MAX_PAYOUT:,} (a payout of at most a trillion to one)")
+        raise BaccaratError(bad + ("a commission must be below 100%" if percent else
+                                   f"more than {MAX_PAYOUT:,} (a payout of at most a trillion to one)"))
     return amount
 
 
