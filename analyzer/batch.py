@@ -532,8 +532,11 @@ def value_line_counts(plan: Plan, v: np.ndarray, split: bool) -> np.ndarray:
         if len(parts) > 1 and THREADS > 1:
             from concurrent.futures import ThreadPoolExecutor
 
-            with ThreadPoolExecutor(THREADS) as pool:
+            pool = ThreadPoolExecutor(THREADS)
+            try:
                 counts = list(pool.map(basis_counts, parts))
+            finally:  # on Ctrl-C, the parts not started are dropped, not computed
+                pool.shutdown(wait=True, cancel_futures=True)
         else:
             counts = [basis_counts(part) for part in parts]
     out = np.concatenate(counts) if counts else np.zeros((0, polynomials.basis.shape[0]), np.int64)

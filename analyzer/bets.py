@@ -15,7 +15,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .cards import BaccaratError, Shoe
+from .cards import MAX_DIGITS, BaccaratError, Shoe
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
 from .engine import Distribution, cells, enumerate_cards, enumerate_coup
@@ -110,10 +110,17 @@ def payout_text(pays) -> str:
 def percent_text(q) -> str:
     """A commission as a percentage.
 
-    >>> percent_text(Fraction(1, 20)), percent_text(Fraction(1, 40))
-    ('5%', '5/2%')
+    >>> percent_text(Fraction(1, 20)), percent_text(Fraction(1, 40)), percent_text(Fraction(9999, 10000)), percent_text(Fraction(1, 300))
+    ('5%', '2.5%', '99.99%', '1/3%')
     """
-    return f"{q * 100}%" if isinstance(q, Fraction) else f"100*{q}%"
+    if not isinstance(q, Fraction):
+        return f"100*{q}%"
+    from .render import fixed_point
+
+    share = q * 100
+    places = next((k for k in range(MAX_DIGITS) if (share * 10**k).denominator == 1), None)  # a terminating decimal
+    return f"{share}%" if places is None else fixed_point(abs(share.numerator) * 10**places // share.denominator,
+                                                          places, share < 0) + "%"
 
 
 def line(pays, label: str, **conditions) -> Line:

@@ -221,6 +221,8 @@ def load_shoe(path: str | Path) -> Shoe:
     Either ``ranks`` (a table of rank -> count, e.g. ``A = 32``; ranks not named have none) or
     ``cards`` (a table of card -> count, e.g. ``Ah = 8``; cards not named have none).
     """
+    if not str(path):
+        raise BaccaratError("no shoe file given (an empty name)")
     path = Path(path)
     text = read_text(path, "shoe file")
     where = f"shoe file {str(path)!r}"

@@ -53,20 +53,27 @@ STOP_SIGNALS = {getattr(signal, name): text for name, text in (
     ("SIGINT", "interrupted (Ctrl-C)"), ("SIGTERM", "terminated (SIGTERM)"), ("SIGHUP", "hung up (SIGHUP)"))
     if hasattr(signal, name)}
 LONGEST_WORD = 80  # an error quotes at most this much of one word of the user's input
+LONGEST_ERROR = 500  # and this much of the whole message
 
 
 def error_line(message: str) -> str:
     """An error message on one line, each over-long word of it cut in the middle with its length
-    said, so that an error about a 10 MB field or a 5,000-digit number stays readable.
+    said, and the whole cut to LONGEST_ERROR, so that an error about a 10 MB field or a
+    5,000-digit number stays readable.
 
     >>> error_line("not a number: '" + "9" * 5000 + "'\\n(a line)")
     "not a number: '9999999999999999999999999999999999999999999999999…999999999' [5,002 characters] (a line)"
+    >>> len(error_line("unknown card '" + "A " * 10**6 + "'"))
+    484
     """
     def cut(match):
         word = match.group()
         return f"{word[:50]}…{word[-10:]} [{len(word):,} characters]"
 
-    return re.sub(rf"\S{{{LONGEST_WORD + 1},}}", cut, " ".join(message.split()))
+    line = re.sub(rf"\S{{{LONGEST_WORD + 1},}}", cut, " ".join(message.split()))
+    if len(line) > LONGEST_ERROR:
+        line = f"{line[:LONGEST_ERROR - 100]}…{line[-60:]} [{len(line):,} characters]"
+    return line
 
 
 def domain_errors(command):
@@ -87,19 +94,26 @@ def domain_errors(command):
 
 @contextmanager
 def stop_signals():
-    """While a command runs, SIGTERM and SIGHUP stop it as Ctrl-C does: the code on the way up
-    (worker pools, staging folders) cleans up, then the command exits with one line."""
+    """While a command runs, Ctrl-C, SIGTERM and SIGHUP stop it: the code on the way up (worker
+    pools, staging folders) cleans up, then the command exits with one line. The first signal
+    counts; any after it (a second Ctrl-C) is ignored, so the clean-up is not cut short."""
 
     def stop(signum, frame):
+        for s in STOP_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
         raise Stopped(signum)
 
     in_main = threading.current_thread() is threading.main_thread()  # the only thread that may set handlers
-    previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS if s != signal.SIGINT and in_main}
+    previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS if in_main}
+    restore = lambda: [signal.signal(s, handler) for s, handler in previous.items()]  # noqa: E731
     try:
         yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+    except Stopped:
+        raise  # the signals stay ignored while the process ends
+    except BaseException:
+        restore()
+        raise
+    restore()
 
 
 class Baccarat(click.Group):
@@ -129,6 +143,11 @@ class Baccarat(click.Group):
             fail("input nested too deeply")
         except MemoryError:
             fail("out of memory")
+        except UnicodeEncodeError as exc:
+            fail(f"the output has a character ({exc.object[exc.start:exc.end]!r}) that {exc.encoding} cannot "
+                 "encode: set PYTHONIOENCODING=utf-8")
+        except OSError as exc:  # writing the output: a full disk, a closed pipe
+            fail(error_line(f"cannot write the output: {exc.strerror or exc}"))
         except Exception as exc:  # a defect of ours: still one line, and how to see more
             if os.environ.get("BACCARAT_DEBUG"):
                 raise
@@ -346,9 +365,14 @@ def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, known, fmt,
     unit = check_unit(unit)
     if remove_pairs and knowledge:
         raise cards.BaccaratError("--remove-pairs does not take --known")
+    if bet_id is not None and not remove_pairs:
+        raise cards.BaccaratError("--bet goes with --remove-pairs (without it, every bet is shown)")
     if remove_pairs:
+        bet = rule_set.bet(bet_id).id if bet_id is not None else rule_set.bets[0].id  # checked before the bar
+        if shoe.size < 8:
+            raise cards.BaccaratError(f"removing two cards leaves a coup's 6 only from 8 cards or more (the shoe has {shoe.size})")
         with progress_bar(13 + 91, "removing pairs of cards") as advance:
-            view = views.eor_pairs(rule_set, shoe, bet_id or rule_set.bets[0].id, unit, advance)
+            view = views.eor_pairs(rule_set, shoe, bet, unit, advance)
     else:
         view = views.eor(rule_set, shoe, unit, knowledge=knowledge)
     emit(view, fmt, exact)
@@ -373,7 +397,7 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
     """
     rule_set = rulefile.get_rules(rules)
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    counts = [cards.parse_percent(tc) * 100 for tc in true_counts.split(",")] if true_counts.strip() else []
+    counts = [cards.parse_number(tc, "a true count") for tc in true_counts.split(",")] if true_counts.strip() else []
     tag_set, name = (None, "given") if tags is None else rule_set.tag_set(tags)
     view = views.count(rule_set, shoe, bet_id, tag_set, counts, name)
     emit(view, fmt, exact)
@@ -532,6 +556,8 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     from .simulate import Counter, Deal
     from .simulate import simulate as run
 
+    if dask_address is not None and not dask_address.strip():
+        raise cards.BaccaratError("--dask needs the scheduler's address, e.g. tcp://scheduler:8786")
     rule_set = rulefile.get_rules(rules)
     deal = Deal(decks, cut, burn)
     trigger = cards.parse_number(trigger, "a true count (--trigger)")
@@ -544,6 +570,7 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     elif bet_id is not None:
         raise cards.BaccaratError("--bet is the counter's bet: give --count too")
     rule_set = chosen_bets(rule_set, bet_ids, [counter.bet_id] if counter else [])
+    importlib.import_module("analyzer.batch").compile_rules(rule_set)  # a symbolic payout fails before the bar
     with progress_bar(shoes, "Dealing shoes") as advance:
         sim = run(rule_set, deal, shoes, seed, counter, workers, dask_address, advance)
     click.echo(rendering.render(views.simulate(sim), fmt))
@@ -567,7 +594,7 @@ def chemin(infinite, commission, decks, remove, shoe_file, fmt, exact):
     from .chemin import solve
 
     share = cards.parse_percent(commission)
-    if infinite and (decks is not None or remove or shoe_file):
+    if infinite and (decks is not None or remove or shoe_file is not None):
         raise cards.BaccaratError("--infinite is the infinite deck: it takes no --decks, --remove or --shoe")
     shoe = None if infinite else cards.make_shoe(decks, remove, shoe_file)
     emit(views.chemin(solve(shoe, share), shoe), fmt, exact)
@@ -601,6 +628,7 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, known):
     with progress_bar(par.steps(plan), "Computing the report") as advance:
         contents = par.files(par.build(plan, request.command(out), advance))
     path = par.write(contents, out, force)
-    click.echo(f"Wrote {path}/: report.md, report.html, report.json, "
+    shown = str(path) if str(path).isprintable() else repr(str(path))  # no raw control character to the terminal
+    click.echo(f"Wrote {shown}/: report.md, report.html, report.json, "
                f"{sum(name.startswith('tables/') for name in contents)} tables (CSV), "
                f"{sum(name.startswith('charts/') for name in contents)} charts (SVG)")

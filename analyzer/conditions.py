@@ -106,7 +106,10 @@ class AllOf:
     parts: tuple
 
     def mask(self, fields):
-        return np.logical_and.reduce([p.mask(fields) for p in self.parts] + [np.ones(_size(fields), bool)])
+        out = np.ones(_size(fields), bool)
+        for part in self.parts:  # one mask at a time: memory does not grow with the parts
+            out &= part.mask(fields)
+        return out
 
     def needs(self) -> Needs:
         return union(p.needs() for p in self.parts)
@@ -117,7 +120,10 @@ class AnyOf:
     parts: tuple
 
     def mask(self, fields):
-        return np.logical_or.reduce([p.mask(fields) for p in self.parts] + [np.zeros(_size(fields), bool)])
+        out = np.zeros(_size(fields), bool)
+        for part in self.parts:
+            out |= part.mask(fields)
+        return out
 
     def needs(self) -> Needs:
         return union(p.needs() for p in self.parts)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import re
@@ -222,7 +223,7 @@ def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
     if fmt == "csv":
         return csv_table(view)
     headers, rows, aligns = table_cells(view, show_exact)
-    if fmt == "simple" and rows and headers and all(map(one_column_each, sum(rows, headers))):
+    if fmt == "simple" and rows and headers and all(map(one_column_each, itertools.chain(headers, *rows))):
         body = simple_table(headers, rows, aligns)
     else:
         from tabulate import tabulate

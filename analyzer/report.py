@@ -472,9 +472,25 @@ def check_destination(out: str | Path, force: bool) -> Path:
             if any(path.iterdir()) and not is_report(path):
                 raise BaccaratError(f"{str(path)!r} is not a baccarat report folder (no report.json of ours); "
                                     "not replacing it")
+            others = [str(p.relative_to(path)) for p in sorted(path.rglob("*")) if not report_file(p.relative_to(path))]
+            if others:
+                raise BaccaratError(f"{str(path)!r} holds files that are not the report's ({', '.join(others[:3])}"
+                                    f"{', ...' if len(others) > 3 else ''}); not replacing it")
     except OSError as exc:
         raise BaccaratError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     return path
+
+
+def report_file(relative: Path) -> bool:
+    """Whether a path inside a report folder is one that a report writes (so --force may delete it).
+
+    >>> report_file(Path("tables/compare.csv")), report_file(Path("charts")), report_file(Path("notes.txt"))
+    (True, True, False)
+    """
+    parts = relative.parts
+    if len(parts) == 1:
+        return parts[0] in ("report.md", "report.html", "report.json", "tables", "charts")
+    return len(parts) == 2 and (parts[0], relative.suffix) in (("tables", ".csv"), ("charts", ".svg"))
 
 
 def is_report(path: Path) -> bool:

@@ -41,6 +41,8 @@ LINE_KEYS = {"label", "when", "pays"}
 TABLEAU_KEYS = {"name", "player_draws", "banker"}
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
 SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MAX_LINES = 1000  # pay lines of a bet: the largest pay table dealt has a dozen; each line's cells are held at once
+MAX_TESTS = 1000  # tests in one line's condition: each is a pass over the coup's cells
 MAX_PAYOUT = 10**12  # a trillion to one: beyond any bet dealt, and every table stays readable
 NUMBER = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(?:(%)|:([0-9]+(?:\.[0-9]+)?)|/([0-9]+))?$")
 
@@ -53,10 +55,18 @@ def get_rules(spec: str) -> RuleSet:
     """A rule set: a built-in name (see BUILT_IN) or the path of a TOML rule file."""
     if spec in BUILT_IN:
         return _builtin(spec)
-    if spec.strip() and (spec.endswith(".toml") or "/" in spec or Path(spec).exists()):
+    if spec.strip() and (spec.endswith(".toml") or "/" in spec or exists(Path(spec))):
         return load_rules(spec)
     raise BaccaratError(f"{'unknown rule set ' + repr(spec) + nearest(spec) if spec.strip() else 'no rule set given'} "
                         f"(choose from {', '.join(BUILT_IN)}, or give a .toml file)")
+
+
+def exists(path: Path) -> bool:
+    """Whether a path names something; a name too long for the system names nothing."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def nearest(name: str) -> str:
@@ -95,7 +105,7 @@ def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) ->
             raise BaccaratError(f"{where}: extends: too deep (a cycle?)")
         if parent in BUILT_IN:
             base = _builtin(parent)
-        elif base_dir is not None and (parent.endswith(".toml") or "/" in parent or (base_dir / parent).exists()):
+        elif base_dir is not None and (parent.endswith(".toml") or "/" in parent or exists(base_dir / parent)):
             parent_path = base_dir / parent
             try:
                 parent_text = read_text(parent_path, "rule file")
@@ -187,6 +197,8 @@ def parse_bet(data: dict, where: str, path: str, symbols: set = frozenset(), pok
     lines = data.get("lines")
     if not isinstance(lines, list) or not lines or not all(isinstance(ln, dict) for ln in lines):
         raise BaccaratError(f"{where}: {path}.lines: must be a non-empty array of tables")
+    if len(lines) > MAX_LINES:
+        raise BaccaratError(f"{where}: {path}.lines: {len(lines):,} pay lines (at most {MAX_LINES:,} a bet)")
     commission = Fraction(0)
     if "commission" in data:
         commission = parse_amount(data["commission"], where, f"{path}.commission", symbols, percent=True)
@@ -208,7 +220,19 @@ def parse_line(data: dict, where: str, path: str, symbols: set = frozenset(), po
             raise BaccaratError(f"{where}: {path}.{key}: missing")
     label = text_field(data, "label", where, path) or f"line {int(path.rsplit('[', 1)[-1].rstrip(']')) + 1}"
     pays = parse_amount(data["pays"], where, f"{path}.pays", symbols)
-    return Line(pays, label, parse_condition(data["when"], f"{where}: {path}.when", poker))
+    condition = parse_condition(data["when"], f"{where}: {path}.when", poker)
+    if tests_in(condition) > MAX_TESTS:
+        raise BaccaratError(f"{where}: {path}.when: more than {MAX_TESTS:,} tests in one condition")
+    return Line(pays, label, condition)
+
+
+def tests_in(condition) -> int:
+    """The field and card tests of a condition, within its all / any / not."""
+    parts = getattr(condition, "parts", None)
+    if parts is not None:
+        return sum(map(tests_in, parts))
+    inner = getattr(condition, "part", None)
+    return tests_in(inner) if inner is not None else 1
 
 
 def is_symbolic(value) -> bool:

@@ -311,7 +311,7 @@ def simulate(rules: RuleSet, deal: Deal, shoes: int, seed: int, counter: Counter
         rules.bet(counter.bet_id)
     run = functools.partial(run_task, rules, deal, seed, counter)
     workers = workers or os.cpu_count() or 1
-    if dask:
+    if dask is not None:
         tally = run_on_dask(dask, run, chunks(shoes), shoes, progress)
     elif workers == 1 or shoes <= CHUNK_SHOES:
         tally = fold(((task, run(task)) for task in chunks(shoes)), progress)

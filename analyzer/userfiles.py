@@ -35,7 +35,9 @@ def read_bytes(path, what: str, limit: int = SMALL_FILE) -> bytes:
     """The bytes of the regular file ``path`` (``what`` names it in errors), at most ``limit``.
     ``-`` reads standard input, with the same limit."""
     if str(path) == "-":
-        return capped(sys.stdin.buffer, f"{what} (standard input)", limit)
+        if sys.stdin is None:
+            raise BaccaratError(f"no standard input to read the {what} from (it is closed)")
+        return capped(getattr(sys.stdin, "buffer", sys.stdin), f"{what} (standard input)", limit)
     if not str(path):
         raise BaccaratError(f"no {what} given (an empty path)")
     try:
@@ -108,11 +110,23 @@ def parse_json(text: str, where: str):
     """JSON text, every failure a one-line BaccaratError naming ``where``."""
     check_nesting(text, where)
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=lambda pairs: unique_keys(pairs, where))
     except json.JSONDecodeError as exc:
         raise BaccaratError(f"{where}: not valid JSON: {exc}") from None
+    except BaccaratError:
+        raise
     except (ValueError, RecursionError):
         raise BaccaratError(f"{where}: not valid JSON: a number too long to read") from None
+
+
+def unique_keys(pairs, where: str) -> dict:
+    """A JSON object, refused if it names a key twice (TOML refuses that itself; JSON would keep
+    the last one quietly)."""
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        twice = next(key for i, (key, _) in enumerate(pairs) if key in dict(pairs[:i]))
+        raise BaccaratError(f"{where}: key {twice!r} is given twice")
+    return out
 
 
 def check_nesting(text: str, where: str):

@@ -312,6 +312,8 @@ def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=(), la
     betting correlation and the linear estimate of the EV at given true counts."""
     from .eor import TAG_RANKS, betting_correlation, derive_tags, effect_of_removal, imbalance, linear_slope, tag_weights
 
+    if not rules.bet(bet_id).numeric:
+        raise BaccaratError(f"bet {bet_id!r} has a symbolic payout: a count needs numbers")
     removal = effect_of_removal(rules.only([bet_id]), shoe)  # the one bet counted for
     eors, weights = removal.tag_eors(bet_id), tag_weights(shoe)
     candidates = derive_tags(eors, weights) if tags is None else [

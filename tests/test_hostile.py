@@ -31,7 +31,7 @@ def fails(*args, status=1, input=None):
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr[-2000:]
     assert "Traceback" not in result.stderr
-    assert len(lines[0]) < 400, lines[0]  # nothing echoed whole
+    assert len(lines[0]) < 600, lines[0]  # nothing echoed whole (LONGEST_ERROR)
     return lines[0]
 
 
@@ -183,10 +183,15 @@ def baccarat(*args, **kwargs):
                             stderr=subprocess.PIPE, start_new_session=True, **kwargs)
 
 
-def subprocess_fails(args, status=1, **kwargs):
-    process = baccarat(*args, **kwargs)
+def subprocess_fails(args, status=1, stdout_to=None, **kwargs):
+    if stdout_to is None:
+        process = baccarat(*args, **kwargs)
+    else:
+        with open(stdout_to, "wb") as out:
+            process = subprocess.Popen([sys.executable, "-m", "analyzer", *args], stdout=out, stderr=subprocess.PIPE,
+                                       start_new_session=True, **kwargs)
     out, err = process.communicate(timeout=120)
-    return last_error(process, out, err, status)
+    return last_error(process, out or b"", err, status)
 
 
 def last_error(process, out, err, status):
@@ -482,3 +487,105 @@ def test_a_command_stopped_mid_way_leaves_nothing(tmp_path, args, label):
     out_text, err = process.communicate(timeout=60)
     assert last_error(process, out_text, err, 143) == "Error: terminated (SIGTERM)"
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@linux_only
+@pytest.mark.parametrize("args", [["simulate", "--shoes", "1000000000", "--workers", "2", "--rules", "standard"],
+                                  ["report", "--rules", "catalog", "-o", "out"]])
+def test_pressing_ctrl_c_again_changes_nothing(tmp_path, args):
+    """A second Ctrl-C (or a burst of them) while the first is being handled is ignored: one
+    line, exit 130, nothing left."""
+    process = baccarat(*args, cwd=tmp_path)
+    wait_until(lambda: len(children(process.pid)) >= 2) if args[0] == "simulate" else process.stderr.readline()
+    for _ in range(5):
+        os.killpg(process.pid, signal.SIGINT)
+        time.sleep(0.001)
+    out, err = process.communicate(timeout=60)
+    assert last_error(process, out, err, 130) == "Error: interrupted (Ctrl-C)"
+    no_survivors(process.pid)
+    assert list(tmp_path.iterdir()) == []
+
+
+# Classes found by trying to break each command ---------------------------------------------------
+
+def test_long_tables_render_in_linear_time():
+    """30,000 rows: the check of every cell for the built-in table writer was quadratic (and
+    uninterruptible) before; now the table is written in about a second."""
+    from fractions import Fraction
+
+    from analyzer.render import Column, View, render
+
+    rows = [{"a": f"row {i}", "p": Fraction(i, 30_000)} for i in range(30_000)]
+    start = time.process_time()
+    text = render(View("", [Column("a", "bet"), Column("p", "P", "percent")], rows))
+    assert len(text.splitlines()) == 30_002 and time.process_time() - start < 10
+
+
+def test_rule_files_cannot_ask_for_gigabytes(tmp_path):
+    many_tests = ", ".join(f"{{ margin = {i % 10} }}" for i in range(1001))
+    path = rule_file(tmp_path, f'name = "x"\n[[bets]]\nid = "b"\nlines = [{{ when = {{ any = [{many_tests}] }}, pays = 1 }}]\n')
+    assert fails("edge", "--rules", path).endswith("bets[0].lines[0].when: more than 1,000 tests in one condition")
+    many_lines = ", ".join("{ when = {}, pays = 1 }" for _ in range(1001))
+    path = rule_file(tmp_path, f'name = "x"\n[[bets]]\nid = "b"\nlines = [{many_lines}]\n', "l.toml")
+    assert fails("edge", "--rules", path).endswith("bets[0].lines: 1,001 pay lines (at most 1,000 a bet)")
+
+
+def test_errors_cut_long_messages_with_spaces_too(tmp_path):
+    dealt = tmp_path / "dealt.txt"
+    dealt.write_text("Z " * 500_000)
+    assert "[1,000,0" in fails("now", "--dealt-file", dealt)
+    assert len(fails("edge", "--remove", "Z " * 50_000)) < 600
+
+
+def test_names_too_long_for_the_system():
+    assert fails("edge", "--rules", "x" * 300).startswith("Error: unknown rule set 'xxxxxxxx")
+
+
+def test_a_count_needs_numeric_payouts(tmp_path):
+    path = rule_file(tmp_path, 'name = "y"\nextends = "standard"\nsymbols = ["I"]\n[[bets]]\nid = "tie"\n'
+                               'lines = [{ when = { winner = "tie" }, pays = "I" }]\n')
+    assert fails("count", "--rules", path, "--bet", "tie") == "Error: bet 'tie' has a symbolic payout: a count needs numbers"
+
+
+def test_duplicate_json_keys_are_refused(tmp_path):
+    shoe = tmp_path / "dup.json"
+    shoe.write_text('{"ranks": {"A": 400, "A": 4}}')
+    assert fails("odds", "--shoe", shoe) == f"Error: shoe file '{shoe}': key 'A' is given twice"
+
+
+def test_empty_values_are_not_defaults(tmp_path):
+    assert fails("odds", "--shoe", "") == "Error: no shoe file given (an empty name)"
+    assert fails("eor", "--remove-pairs", "--bet", "").startswith("Error: ")  # not the first bet, quietly
+    assert fails("chemin", "--infinite", "--shoe", "").startswith("Error: --infinite is the infinite deck")
+    assert fails("simulate", "--shoes", "2", "--dask", "") == \
+        "Error: --dask needs the scheduler's address, e.g. tcp://scheduler:8786"
+
+
+def test_options_that_do_nothing_alone_say_so():
+    assert fails("eor", "--bet", "tie") == "Error: --bet goes with --remove-pairs (without it, every bet is shown)"
+    assert fails("count", "--bet", "banker", "--tags", "0,0,0,-1,-1,-1,-1,2,2,0", "--true-count", "4%") == \
+        "Error: not a true count: '4%'"
+
+
+def test_the_environment_can_fail_too(tmp_path):
+    closed = baccarat("batch", "-", stdin=subprocess.DEVNULL)
+    assert closed.wait(timeout=60) == 0  # an empty input: nothing to do
+    assert subprocess_fails(["odds", "--decks", "1"], stdout_to="/dev/full") == \
+        "Error: cannot write the output: No space left on device"
+    env = dict(os.environ, PYTHONIOENCODING="latin-1")
+    assert subprocess_fails(["eor", "--decks", "1", "--unit", "permille"], env=env) == \
+        "Error: the output has a character ('\\u2030') that latin-1 cannot encode: set PYTHONIOENCODING=utf-8"
+
+
+def test_force_never_deletes_a_users_file(tmp_path):
+    out = tmp_path / "r"
+    assert CliRunner().invoke(cli, ["report", "-o", str(out)]).exit_code == 0
+    (out / "thesis.txt").write_text("mine")
+    assert fails("report", "-o", out, "--force") == f"Error: '{out}' holds files that are not the report's " \
+        "(thesis.txt); not replacing it"
+    assert (out / "thesis.txt").read_text() == "mine"
+
+
+def test_a_report_folder_name_is_shown_safely(tmp_path):
+    result = CliRunner().invoke(cli, ["report", "-o", str(tmp_path / "a\nb\x1b[31m")])
+    assert result.exit_code == 0 and "\x1b" not in result.stdout and result.stdout.count("\n") == 1
