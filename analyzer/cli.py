@@ -92,28 +92,48 @@ def domain_errors(command):
     return wrapper
 
 
+RECEIVED = []  # the stop signals received while a command runs, in order
+EARLY_SIGNALS = []  # those received before (see __main__), if any
+
+
 @contextmanager
 def stop_signals():
-    """While a command runs, Ctrl-C, SIGTERM and SIGHUP stop it: the code on the way up (worker
-    pools, staging folders) cleans up, then the command exits with one line. The first signal
-    counts; any after it (a second Ctrl-C) is ignored, so the clean-up is not cut short."""
+    """While a command runs, Ctrl-C, SIGTERM and SIGHUP stop it: Stopped is raised, the code on
+    the way up (worker pools, staging folders: their clean-up holds signals) cleans up, and the
+    command exits with one line. A signal is also remembered, so that a Stopped that Python had
+    to drop (raised inside an import, say) still ends the command as stopped; and a second signal
+    raises again, so the command can always be stopped."""
 
     def stop(signum, frame):
-        for s in STOP_SIGNALS:
-            signal.signal(s, signal.SIG_IGN)
+        RECEIVED.append(signum)
         raise Stopped(signum)
 
+    RECEIVED[:] = EARLY_SIGNALS
     in_main = threading.current_thread() is threading.main_thread()  # the only thread that may set handlers
     previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS if in_main}
-    restore = lambda: [signal.signal(s, handler) for s, handler in previous.items()]  # noqa: E731
     try:
+        if RECEIVED:
+            raise Stopped(RECEIVED[0])
         yield
-    except Stopped:
-        raise  # the signals stay ignored while the process ends
     except BaseException:
-        restore()
+        if not RECEIVED:
+            restore(previous)
         raise
-    restore()
+    restore(previous)
+    if RECEIVED:  # the command finished, but a stop signal came and its Stopped was lost on the way
+        raise Stopped(RECEIVED[0])
+
+
+def restore(handlers: dict):
+    for s, handler in handlers.items():
+        signal.signal(s, handler)
+
+
+def ignore_stop_signals():
+    """The command is ending: a further Ctrl-C must not interrupt its last line."""
+    if threading.current_thread() is threading.main_thread():
+        for s in STOP_SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
 
 
 class Baccarat(click.Group):
@@ -138,7 +158,9 @@ class Baccarat(click.Group):
         except click.exceptions.Abort:
             fail("aborted")
         except Stopped as stopped:
-            fail(STOP_SIGNALS[stopped.signum], 128 + stopped.signum)
+            ignore_stop_signals()
+            signum = RECEIVED[0] if RECEIVED else stopped.signum
+            fail(STOP_SIGNALS[signum], 128 + signum)
         except RecursionError:
             fail("input nested too deeply")
         except MemoryError:
@@ -149,6 +171,9 @@ class Baccarat(click.Group):
         except OSError as exc:  # writing the output: a full disk, a closed pipe
             fail(error_line(f"cannot write the output: {exc.strerror or exc}"))
         except Exception as exc:  # a defect of ours: still one line, and how to see more
+            if RECEIVED:  # a Stopped turned into another error on its way up (inside an import, say)
+                ignore_stop_signals()
+                fail(STOP_SIGNALS[RECEIVED[0]], 128 + RECEIVED[0])
             if os.environ.get("BACCARAT_DEBUG"):
                 raise
             fail(error_line(f"internal error, please report it: {type(exc).__name__}: {exc} "

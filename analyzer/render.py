@@ -279,7 +279,9 @@ def csv_table(view: View) -> str:
            if key not in keys and any(key in row for row in view.rows)]
     cells = []  # (header, row key, the value as text)
     for col in ids + view.columns:
-        if col.kind in EXACT_KINDS:
+        values = [row[col.key] for row in view.rows if row.get(col.key) is not None]
+        estimates = bool(values) and all(isinstance(v, float) for v in values)  # Monte Carlo: no exact value
+        if col.kind in EXACT_KINDS and not estimates:
             cells += [(col.header, col.key, lambda v, kind=col.kind: data_number(v, kind)),
                       (_exact_header(col), col.key, exact)]
         else:
@@ -288,7 +290,7 @@ def csv_table(view: View) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([header for header, _, _ in cells])
     for row in view.rows:
-        writer.writerow(["" if row.get(key) is None else repr(row[key]) if isinstance(row[key], float) else text(row[key])
+        writer.writerow(["" if row.get(key) is None else repr(float(row[key])) if isinstance(row[key], float) else text(row[key])
                          for _, key, text in cells])
     return out.getvalue().rstrip("\n")
 

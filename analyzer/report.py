@@ -526,10 +526,11 @@ def write(contents: dict[str, bytes], out: str | Path, force: bool = False) -> P
     except OSError as exc:
         raise BaccaratError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     finally:
-        if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
-        if old is not None and (path.exists() or not (old / "report").exists()):  # never the only copy
-            shutil.rmtree(old, ignore_errors=True)
+        with signals_held():  # a second Ctrl-C does not leave a hidden folder behind
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+            if old is not None and (path.exists() or not (old / "report").exists()):  # never the only copy
+                shutil.rmtree(old, ignore_errors=True)
     return path
 
 

@@ -58,8 +58,8 @@ def serve(connection, function, setup, parent: int):
             return
         try:
             reply = (True, function(task))
-        except Exception as error:  # the parent raises it
-            reply = (False, error)
+        except BaseException as error:  # the parent raises it (a worker prints no traceback of its own)
+            reply = (False, error if isinstance(error, Exception) else RuntimeError(f"{type(error).__name__} in a worker"))
         try:
             connection.send(reply)
         except Exception as error:  # an exception or result that does not pickle
@@ -102,13 +102,15 @@ class Workers:
         self.stop()
 
     def stop(self):
-        """Kill every worker now and reap it; what is left of their work is dropped."""
-        for process in self.processes:
-            if process.is_alive():
-                process.kill()
-        for process, connection in zip(self.processes, self.connections):
-            process.join(timeout=5)
-            connection.close()
+        """Kill every worker now and reap it; what is left of their work is dropped. A second
+        Ctrl-C waits until this is done."""
+        with signals_held():
+            for process in self.processes:
+                if process.is_alive():
+                    process.kill()
+            for process, connection in zip(self.processes, self.connections):
+                process.join(timeout=5)
+                connection.close()
 
     def results(self, tasks, ahead: int):
         """(task, result) for every task, in task order; at most ``ahead`` tasks out or waiting

@@ -316,10 +316,10 @@ def test_a_folder_that_cannot_be_made_fails_cleanly(tmp_path, monkeypatch):
 def test_force_replaces_a_report_folder(tmp_path, standard):
     target = tmp_path / "par"
     shutil.copytree(standard, target)
-    (target / "stale.txt").write_text("from an older report")
+    (target / "tables" / "stale.csv").write_text("from an older report")
     result = run("report", "--rules", "ez", "-o", str(target), "--force")
     assert result.exit_code == 0, result.output
-    assert not (target / "stale.txt").exists() and load(target)["rules"] == ["ez"]
+    assert not (target / "tables" / "stale.csv").exists() and load(target)["rules"] == ["ez"]
     assert leftovers(tmp_path) == []
     assert run("report", "-o", str(tmp_path / "empty")).exit_code == 0  # and an empty folder may be replaced
     (tmp_path / "empty2").mkdir()
