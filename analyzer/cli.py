@@ -108,9 +108,14 @@ def stop_signals():
         RECEIVED.append(signum)
         raise Stopped(signum)
 
+    def unraisable(report):  # a Stopped that Python could not raise (in a finaliser): remembered, not printed
+        if not isinstance(report.exc_value, Stopped):
+            hook(report)
+
     RECEIVED[:] = EARLY_SIGNALS
     in_main = threading.current_thread() is threading.main_thread()  # the only thread that may set handlers
     previous = {s: signal.signal(s, stop) for s in STOP_SIGNALS if in_main}
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable
     try:
         if RECEIVED:
             raise Stopped(RECEIVED[0])
@@ -118,8 +123,10 @@ def stop_signals():
     except BaseException:
         if not RECEIVED:
             restore(previous)
+            sys.unraisablehook = hook
         raise
     restore(previous)
+    sys.unraisablehook = hook
     if RECEIVED:  # the command finished, but a stop signal came and its Stopped was lost on the way
         raise Stopped(RECEIVED[0])
 
