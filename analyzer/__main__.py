@@ -11,9 +11,10 @@ def note(signum, frame):
 
 
 def main():
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), note)
+    from .signals import STOP_SIGNALS  # the signal module and a dictionary: nothing to wait for
+
+    for s in STOP_SIGNALS:
+        signal.signal(s, note)
     from . import cli
 
     cli.EARLY_SIGNALS = EARLY

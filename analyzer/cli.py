@@ -14,6 +14,7 @@ from contextlib import contextmanager, nullcontext
 import click
 
 from . import BUILT_IN, __version__
+from .signals import STOP_SIGNALS
 
 
 class LazyModule:
@@ -49,9 +50,6 @@ class Stopped(BaseException):
         self.signum = signum
 
 
-STOP_SIGNALS = {getattr(signal, name): text for name, text in (
-    ("SIGINT", "interrupted (Ctrl-C)"), ("SIGTERM", "terminated (SIGTERM)"), ("SIGHUP", "hung up (SIGHUP)"))
-    if hasattr(signal, name)}
 LONGEST_WORD = 80  # an error quotes at most this much of one word of the user's input
 LONGEST_ERROR = 500  # and this much of the whole message
 

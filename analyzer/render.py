@@ -115,7 +115,7 @@ def one_line_text(text: str) -> str:
     return CONTROL.sub(" ", text)
 
 
-def _show(value, kind: str, text_format: bool) -> str:
+def _show(value, kind: str) -> str:
     if value is None:
         return ""
     if isinstance(value, float):  # a Monte Carlo estimate: formatted, never shown as "exact"
@@ -123,7 +123,7 @@ def _show(value, kind: str, text_format: bool) -> str:
     if kind != "text" and not is_number(value):  # an expression in a payout symbol
         return f"sqrt({exact(value)})" if kind == "sd" else exact(value)
     if kind == "count":
-        return f"{value:,}" if text_format else str(value)
+        return f"{value:,}"
     if kind == "percent":
         return percent(value)
     if kind == "fine":
@@ -145,13 +145,13 @@ def _exact_header(column: Column) -> str:
     return "variance (exact)" if column.kind == "sd" else f"{column.header} (exact)"
 
 
-def table_cells(view: View, show_exact: bool, text_format: bool = True):
+def table_cells(view: View, show_exact: bool):
     """Headers, rows of display strings and column alignments; with ``show_exact`` every rational
     column (or, if it is a collection of column keys, each of those) is followed by its exact value."""
     headers, getters, aligns = [], [], []
     for col in view.columns:
         headers.append(col.header)
-        getters.append(lambda row, col=col: _show(row.get(col.key), col.kind, text_format))
+        getters.append(lambda row, col=col: _show(row.get(col.key), col.kind))
         aligns.append("left" if col.kind == "text" else "right")
         if show_exact and col.kind in EXACT_KINDS and (show_exact is True or col.key in show_exact):
             headers.append(_exact_header(col))

@@ -36,7 +36,7 @@ from .knowledge import NOTHING, Knowledge
 from .render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
 from .render import to_json as exact_json
 from .rulefile import BUILT_IN, get_rules
-from .userfiles import signals_held
+from .signals import signals_held
 
 MAIN_BETS = ("banker", "player", "tie")
 REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit

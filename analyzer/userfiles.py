@@ -1,8 +1,7 @@
 """The user's files, read defensively: only regular files (a device, a pipe or a folder named
 where a file is expected is refused, so ``/dev/zero`` cannot be read forever), never more than a
 stated size, and TOML or JSON parsed into one-line errors whatever the text holds (numbers of
-thousands of digits, nesting thousands deep). And ``signals_held``, for the few steps that a
-signal must not cut in two (renaming a report into place, starting worker processes).
+thousands of digits, nesting thousands deep).
 """
 
 from __future__ import annotations
@@ -10,11 +9,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import stat
 import sys
 import tomllib
-from contextlib import contextmanager
 
 from .errors import BaccaratError
 
@@ -102,8 +99,10 @@ def parse_toml(text: str, where: str, **options) -> dict:
         return tomllib.loads(text, **options)
     except tomllib.TOMLDecodeError as exc:
         raise BaccaratError(f"{where}: not valid TOML: {exc}") from None
-    except (ValueError, RecursionError):  # an integer beyond Python's 4,300 digits
+    except ValueError:  # an integer beyond Python's 4,300 digits
         raise BaccaratError(f"{where}: not valid TOML: a number too long to read") from None
+    except RecursionError:  # nesting that the bracket count above could not see
+        raise BaccaratError(f"{where}: nested more than {MAX_NESTING} deep") from None
 
 
 def parse_json(text: str, where: str):
@@ -115,8 +114,10 @@ def parse_json(text: str, where: str):
         raise BaccaratError(f"{where}: not valid JSON: {exc}") from None
     except BaccaratError:
         raise
-    except (ValueError, RecursionError):
+    except ValueError:
         raise BaccaratError(f"{where}: not valid JSON: a number too long to read") from None
+    except RecursionError:
+        raise BaccaratError(f"{where}: nested more than {MAX_NESTING} deep") from None
 
 
 def unique_keys(pairs, where: str) -> dict:
@@ -133,17 +134,3 @@ def check_nesting(text: str, where: str):
     if nesting(text) > MAX_NESTING:
         raise BaccaratError(f"{where}: nested more than {MAX_NESTING} deep")
 
-
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-@contextmanager
-def signals_held():
-    """Hold Ctrl-C, SIGTERM and SIGHUP until the block is done (they are delivered after it; a
-    process forked inside the block starts with them held)."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS) if hasattr(signal, "pthread_sigmask") else None
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -19,7 +19,7 @@ import sys
 from multiprocessing import get_all_start_methods, get_context
 from multiprocessing.connection import wait
 
-from .userfiles import STOP_SIGNALS, signals_held
+from .signals import STOP_SIGNALS, signals_held
 
 
 class WorkerDied(Exception):
@@ -44,8 +44,9 @@ def serve(connection, function, setup, parent: int):
     """A worker's life: take a task, send back (True, result) or (False, the exception), until
     the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for caught in STOP_SIGNALS[1:]:
-        signal.signal(caught, signal.SIG_DFL)  # a forked worker inherits the CLI's SIGTERM and SIGHUP handlers
+    for caught in STOP_SIGNALS:
+        if caught != signal.SIGINT:
+            signal.signal(caught, signal.SIG_DFL)  # a forked worker inherits the CLI's SIGTERM and SIGHUP handlers
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # born with them held: see Workers
     die_with_parent(parent)
