@@ -239,6 +239,9 @@ def emit(view, fmt: str, show_exact: bool):
     click.echo(rendering.render(view, fmt, show_exact))
 
 
+EDGE_VIEWS = ("edge", "returns", "volatility", "ranges")
+
+
 @click.group("baccarat", cls=Baccarat, context_settings=CONTEXT)
 @click.version_option(__version__, "--version", prog_name="baccarat")
 def cli():
@@ -268,16 +271,32 @@ def odds(decks, remove, shoe_file, known, fmt, exact):
 @cli.command(context_settings=CONTEXT)
 @click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE",
               help=f"Rule set: {', '.join(BUILT_IN)}, or a .toml rule file.")
+@click.option("--view", "view", type=click.Choice(EDGE_VIEWS), default="edge", show_default=True,
+              help="edge: the house-edge table; returns: each bet's return table (pay lines, combinations, "
+                   "probability, return); volatility: SD, volatility index, skewness and hold; ranges: the player's "
+                   "result after 100 to 1,000,000 hands at 90, 95 and 99%.")
+@click.option("--bets", "bet_ids", default="", metavar="IDS", help="Only these bets, comma-separated (default: all).")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
 @known_option
 @output_options
 @domain_errors
-def edge(rules, decks, remove, shoe_file, known, fmt, exact):
-    """House-edge table of every bet of a rule set."""
+def edge(rules, view, bet_ids, decks, remove, shoe_file, known, fmt, exact):
+    """House-edge table of every bet of a rule set, or their return tables, volatility or ranges."""
     knowledge = known_cards.Knowledge.parse(known)
     rule_set = rulefile.get_rules(rules)
+    if bet_ids:
+        ids = [b.strip() for b in bet_ids.split(",") if b.strip()]
+        if not ids:
+            raise cards.BaccaratError("--bets: no bet id given")
+        rule_set = rule_set.only(ids)
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    emit(views.edge(rule_set, shoe, knowledge), fmt, exact)
+    if view == "edge":
+        emit(views.edge(rule_set, shoe, knowledge), fmt, exact)
+    elif view == "returns":
+        emit(views.returns(rule_set, shoe, knowledge), fmt, exact)
+    else:
+        spread, ranges = views.volatility(rule_set, shoe, knowledge)
+        emit(spread if view == "volatility" else ranges, fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -639,26 +658,28 @@ def chemin(infinite, commission, decks, remove, shoe_file, fmt, exact):
               "(default: the 3 most sensitive to card removal).")
 @click.option("-o", "--output", "out", required=True, metavar="DIR", help="The report folder to write (must not exist).")
 @click.option("--force", is_flag=True, help="Replace the report folder if it exists (only a folder holding a report).")
+@click.option("--paper", type=click.Choice(("a4", "letter")), default="a4", show_default=True,
+              help="The PDF's page size.")
 @known_option
 @domain_errors
-def report(rules, decks, remove, shoe_file, side_bets, out, force, known):
-    """Write a par sheet: report.md, a self-contained report.html with charts, tables/*.csv and
-    report.json with every exact value.
+def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known):
+    """Write a par sheet: report.md, a self-contained report.html with charts, a print-ready
+    report.pdf, a workbook report.xlsx, tables/*.csv and report.json with every exact value.
 
     Contents: the rules and tableau, the shoe, the outcome distribution, every bet's house edge
-    and SD, a comparison with the built-in rule sets, the house edge by number of decks (with
+    and SD, its return table, volatility and ranges after 100 to 1,000,000 hands, a comparison with the built-in rule sets, the house edge by number of decks (with
     the exact infinite-deck limit) and the effect of removal. The folder appears whole or not at
     all.
     """
     from . import report as par
 
-    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known)
+    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper)
     plan = par.plan(request)
     par.check_destination(out, force)
     with progress_bar(par.steps(plan), "Computing the report") as advance:
-        contents = par.files(par.build(plan, request.command(out), advance))
+        contents = par.files(par.build(plan, request.command(out), advance), request.paper)
     path = par.write(contents, out, force)
     shown = str(path) if str(path).isprintable() else repr(str(path))  # no raw control character to the terminal
-    click.echo(f"Wrote {shown}/: report.md, report.html, report.json, "
+    click.echo(f"Wrote {shown}/: report.md, report.html, report.pdf, report.xlsx, report.json, "
                f"{sum(name.startswith('tables/') for name in contents)} tables (CSV), "
                f"{sum(name.startswith('charts/') for name in contents)} charts (SVG)")

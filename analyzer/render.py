@@ -18,14 +18,14 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 
-EXACT_KINDS = ("percent", "fine", "permille", "number", "sci", "sd", "one_in")  # rational columns
+EXACT_KINDS = ("percent", "fine", "permille", "number", "sci", "sd", "one_in", "units")  # rational columns
 
 
 @dataclass(frozen=True)
 class Column:
     key: str
     header: str
-    kind: str = "text"  # text | count | percent | fine (6 places) | permille | number | sci | sd | one_in
+    kind: str = "text"  # text | count | percent | fine (6 places) | permille | number | sci | sd | one_in | units
 
 
 @dataclass
@@ -118,8 +118,8 @@ def one_line_text(text: str) -> str:
 def _show(value, kind: str) -> str:
     if value is None:
         return ""
-    if isinstance(value, float):  # a Monte Carlo estimate: formatted, never shown as "exact"
-        return f"{value * 100:.4f}%" if kind == "percent" else f"{value:.4f}"
+    if isinstance(value, float):  # an estimate or an approximation: formatted, never shown as "exact"
+        return f"{value * 100:.4f}%" if kind == "percent" else f"{value:.2f}" if kind == "units" else f"{value:.4f}"
     if kind != "text" and not is_number(value):  # an expression in a payout symbol
         return f"sqrt({exact(value)})" if kind == "sd" else exact(value)
     if kind == "count":
@@ -138,7 +138,27 @@ def _show(value, kind: str) -> str:
         return sqrt_decimal(value)
     if kind == "one_in":
         return decimal(value, 2)
+    if kind == "units":
+        return short_decimal(value, 6)
     return one_line_text(str(value))
+
+
+def short_decimal(q, places: int) -> str:
+    """q to at most ``places`` decimals, trailing zeros dropped: amounts in units.
+
+    >>> short_decimal(Fraction(19, 20), 6), short_decimal(-1, 6), short_decimal(Fraction(1, 3), 6)
+    ('0.95', '-1', '0.333333')
+    """
+    return trimmed(decimal(q, places))
+
+
+def trimmed(text: str) -> str:
+    """A decimal without trailing zeros after its point.
+
+    >>> trimmed("1.2500"), trimmed("0.000"), trimmed("120")
+    ('1.25', '0', '120')
+    """
+    return (text.rstrip("0").rstrip(".") or "0") if "." in text else text
 
 
 def _exact_header(column: Column) -> str:
@@ -265,33 +285,68 @@ def data_number(value, kind: str) -> str:
     """
     if not is_number(value):
         return f"sqrt({exact(value)})" if kind == "sd" else exact(value)
-    text = sqrt_decimal(value, 15) if kind == "sd" else decimal(value, 15)
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return trimmed(sqrt_decimal(value, 15) if kind == "sd" else decimal(value, 15))
+
+
+@dataclass(frozen=True)
+class DataColumn:
+    """A column of a table as data (CSV, a spreadsheet): ``role`` says how its values are written:
+    plain (text, or an integer), decimal (a rational as a decimal number), exact (the same value
+    as ``p/q``), or estimate (a float: a Monte Carlo estimate or an approximation)."""
+
+    header: str
+    key: str
+    kind: str
+    role: str
+
+
+def data_columns(view: View) -> list[DataColumn]:
+    """The view's columns as data: the bet's id (and the pay line's) first where rows name one, and
+    every rational column followed by its exact value.
+
+    >>> [c.header for c in data_columns(View("", [Column("p", "P", "percent")], [{"bet": "tie", "p": Fraction(1, 8)}]))]
+    ['id', 'P', 'P (exact)']
+    """
+    keys = {col.key for col in view.columns}
+    ids = [Column(key, header) for key, header in (("bet", "id"), ("line", "line"))
+           if key not in keys and any(key in row for row in view.rows)]
+    out = []
+    for col in ids + view.columns:
+        values = [row[col.key] for row in view.rows if row.get(col.key) is not None]
+        if col.kind in EXACT_KINDS and values and all(isinstance(v, float) for v in values):
+            out.append(DataColumn(col.header, col.key, col.kind, "estimate"))
+        elif col.kind in EXACT_KINDS:
+            out += [DataColumn(col.header, col.key, col.kind, "decimal"),
+                    DataColumn(_exact_header(col), col.key, col.kind, "exact")]
+        else:
+            out.append(DataColumn(col.header, col.key, col.kind, "plain"))
+    return out
+
+
+def data_text(value, column: DataColumn) -> str:
+    """A value as CSV writes it (see csv_table)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    if column.role == "decimal":
+        return data_number(value, column.kind)
+    if column.role == "exact":
+        return exact(value)
+    return str(value) if is_number(value) else one_line_text(str(value))
 
 
 def csv_table(view: View) -> str:
     """The view as data: a header row, then one row per table row. Rows that name a bet (or a pay
     line) start with its id; counts are plain integers; every rational value is a decimal
     number (see :func:`data_number`) followed by its exact value (``p/q``) in a column of its
-    own; text is one line; Monte Carlo estimates are floats as Python writes them."""
-    keys = {col.key for col in view.columns}
-    ids = [Column(key, header) for key, header in (("bet", "id"), ("line", "line"))
-           if key not in keys and any(key in row for row in view.rows)]
-    cells = []  # (header, row key, the value as text)
-    for col in ids + view.columns:
-        values = [row[col.key] for row in view.rows if row.get(col.key) is not None]
-        estimates = bool(values) and all(isinstance(v, float) for v in values)  # Monte Carlo: no exact value
-        if col.kind in EXACT_KINDS and not estimates:
-            cells += [(col.header, col.key, lambda v, kind=col.kind: data_number(v, kind)),
-                      (_exact_header(col), col.key, exact)]
-        else:
-            cells.append((col.header, col.key, lambda v: str(v) if is_number(v) else one_line_text(str(v))))
+    own; text is one line; Monte Carlo estimates and approximations are floats as Python writes them."""
+    columns = data_columns(view)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([header for header, _, _ in cells])
+    writer.writerow([c.header for c in columns])
     for row in view.rows:
-        writer.writerow(["" if row.get(key) is None else repr(float(row[key])) if isinstance(row[key], float) else text(row[key])
-                         for _, key, text in cells])
+        writer.writerow([data_text(row.get(c.key), c) for c in columns])
     return out.getvalue().rstrip("\n")
 
 

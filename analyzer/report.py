@@ -10,6 +10,8 @@ table      a View: exact values in its rows and its JSON object, decimals made o
            ``report.json`` has every table's exact values as ``"p/q"``.
 chart      an SVG drawn from a table's own values (see charts.py), in ``charts/NAME.svg`` and
            embedded in the HTML, so that the HTML needs nothing else to be read.
+report.pdf the print-ready par sheet (pdf.py): a title page, then the same blocks, on A4 or Letter.
+report.xlsx a workbook (xlsx.py): the rules and the command, then a sheet per table.
 main bets  Banker, Player and Tie (bets with those ids); every other bet is a side bet.
 
 The folder is written atomically: built in a hidden folder beside the destination, then renamed
@@ -28,7 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, views
+from . import __version__, parsheet, views
 from .bets import RuleSet
 from .cards import BaccaratError, Shoe, make_shoe
 from .engine import enumerate_coup
@@ -54,6 +56,7 @@ class Request:
     shoe_file: str | None = None
     side_bets: str | None = None  # comma-separated bet ids to chart beside the main bets
     known: tuple[str, ...] = ()  # POS=CARDS: what is known of the coup's cards
+    paper: str = "a4"  # the PDF's page size: a4 or letter
 
     def command(self, out: str) -> str:
         """The command line that writes this report again.
@@ -69,6 +72,8 @@ class Request:
             words += ["--side-bets", self.side_bets]
         for item in self.known:
             words += ["--known", item]
+        if self.paper != "a4":
+            words += ["--paper", self.paper]
         return shlex.join(words + ["-o", out])
 
 
@@ -129,8 +134,9 @@ def full_decks(shoe: Shoe) -> int | None:
 
 
 def steps(p: Plan) -> int:
-    """Units of work for a progress bar: per rule set its tables, 13 removals and 3 charts."""
-    return len(tableaus(p)) + 1 + len(p.rules) * (1 + 1 + 13 + 3)
+    """Units of work for a progress bar: per rule set its tables, 13 removals, 3 charts and the
+    return tables with the ranges."""
+    return len(tableaus(p)) + 1 + len(p.rules) * (1 + 1 + 13 + 3 + 1)
 
 
 def tableaus(p: Plan) -> list:
@@ -179,6 +185,7 @@ class Report:
     title: str
     blocks: tuple
     data: dict  # the parts of report.json that are not tables
+    front: tuple = ()  # (label, text) lines of a title page: the game, rules, shoe, tool and command
 
 
 def unique_slugs(names: list[str]) -> list[str]:
@@ -228,6 +235,9 @@ def build(p: Plan, command: str, progress=None) -> Report:
         by_decks[r.name] = views.by_decks(r, list(p.deck_counts), known)
         advance(1)
         removals[r.name] = views.eor(r, shoe, progress=advance, knowledge=known)
+    returns = {r.name: views.returns(r, shoe, known) for r in p.rules}
+    spreads = {r.name: views.volatility(r, shoe, known) for r in p.rules}
+    advance(len(p.rules))
     charted = {r.name: chart_bets(r, removals[r.name], p.side_bets) for r in p.rules}
     comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True, knowledge=known)
     advance(1)
@@ -280,6 +290,25 @@ def build(p: Plan, command: str, progress=None) -> Report:
         blocks += [Heading(3, f"House edge: {r.name}"),
                    Table(f"house-edge-{key[r.name]}", edges[r.name], ("house_edge",)), edge_chart(r)]
         advance(1)
+    blocks += [Heading(2, "Return tables"), para(
+        "Each bet's pay lines as a return table: the combinations that settle the bet on each line (ordered 6-card "
+        "sequences, the first line that holds settling it), its probability, and return = pays x probability, pays "
+        "being the units won per unit bet after any commission; the losing row is what no line settles. The "
+        "combinations sum to the total and the returns to the bet's EV, exactly.")]
+    for r in p.rules:
+        blocks += [Heading(3, f"Return tables: {r.name}"), Table(f"returns-{key[r.name]}", returns[r.name])]
+    blocks += [Heading(2, "Volatility and ranges"), para(
+        "How far the player's result strays from its expectation: the SD of one hand of one unit, the volatility "
+        f"index (z x SD at {int(parsheet.VI_LEVEL * 100)}% confidence), the skewness, and the hold (the house's "
+        "expected win per 100 units wagered). The ranges hold with 90, 95 and 99% confidence after 100 to "
+        "1,000,000 independent hands: by the normal approximation where a session's result is nearly "
+        f"symmetric (skewness at most {parsheet.SKEW_LIMIT}); where it is not (long shots over few hands), by the "
+        "exact distribution of the hands' sum, whose ends hold with at least the confidence shown; 'normal, poor' "
+        "marks a skewed session too long to count exactly.")]
+    for r in p.rules:
+        spread, ranges = spreads[r.name]
+        blocks += [Heading(3, f"Volatility: {r.name}"), Table(f"volatility-{key[r.name]}", spread),
+                   Table(f"ranges-{key[r.name]}", ranges)]
     blocks += [Heading(2, "Rule sets compared"), para(
         "The house edge of each bet under the report's rule sets and the built-in rule sets, on this shoe "
         "(the bets at least two of them share)."), Table("compare", comparison)]
@@ -301,7 +330,12 @@ def build(p: Plan, command: str, progress=None) -> Report:
     data = {"generator": GENERATOR, "version": __version__, "command": command, "title": title,
             "shoe": views.shoe_data(shoe), **views.known_data(known), "rules": [r.name for r in p.rules],
             "deck_counts": list(p.deck_counts)}
-    return Report(title, tuple(blocks), data)
+    front = (("Game", "Mini baccarat / punto banco"),
+             *((f"Rules: {r.name}", f"{r.description}\nSource: {r.source or '-'}") for r in p.rules),
+             ("Tableau", "; ".join(t.name for t in tableaus(p))), ("Shoe", where),
+             *((("Known cards", known.describe()),) if known else ()),
+             ("Made by", f"baccarat {__version__}"), ("Command", command))
+    return Report(title, tuple(blocks), data, front)
 
 
 def compared_rules(rules, shoe: Shoe) -> list[tuple]:
@@ -432,16 +466,33 @@ def as_json(report: Report) -> str:
     return json.dumps(exact_json(report.data | {"tables": tables, "charts": charts}), indent=2, ensure_ascii=False) + "\n"
 
 
-def files(report: Report) -> dict[str, bytes]:
-    """Path inside the report folder -> content, for every file of the report."""
+def files(report: Report, paper: str = "a4", made: str | None = None) -> dict[str, bytes]:
+    """Path inside the report folder -> content, for every file of the report; the PDF on
+    ``paper`` (a4 or letter); the PDF and the workbook dated ``made`` (default: today)."""
+    from .pdf import as_pdf
+    from .xlsx import as_xlsx
+
+    made = made or today()
     out = {"report.md": as_markdown(report).encode(), "report.html": as_html(report).encode(),
-           "report.json": as_json(report).encode()}
+           "report.json": as_json(report).encode(), "report.pdf": as_pdf(report, paper, made),
+           "report.xlsx": as_xlsx(report, made)}
     for block in report.blocks:
         if isinstance(block, Table):
             out[f"tables/{block.name}.csv"] = (render(block.view, "csv", show_exact=True) + "\n").encode()
         elif isinstance(block, Chart):
             out[f"charts/{block.name}.svg"] = block.svg
     return out
+
+
+def today() -> str:
+    """The date a report is made, ISO: today, or the date of SOURCE_DATE_EPOCH when it is set
+    (reproducible builds' convention: the same report, the same files)."""
+    from datetime import date, datetime, timezone
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return datetime.fromtimestamp(int(epoch), timezone.utc).date().isoformat()
+    return date.today().isoformat()
 
 
 # Writing ------------------------------------------------------------------------------------
@@ -489,7 +540,7 @@ def report_file(relative: Path) -> bool:
     """
     parts = relative.parts
     if len(parts) == 1:
-        return parts[0] in ("report.md", "report.html", "report.json", "tables", "charts")
+        return parts[0] in ("report.md", "report.html", "report.json", "report.pdf", "report.xlsx", "tables", "charts")
     return len(parts) == 2 and (parts[0], relative.suffix) in (("tables", ".csv"), ("charts", ".svg"))
 
 

@@ -426,7 +426,7 @@ def test_usage_errors_are_clicks():
     result = CliRunner().invoke(cli, ["edge", "--bogus"])
     assert result.exit_code == 2
     assert result.stderr == ("Usage: baccarat edge [OPTIONS]\nTry 'baccarat edge --help' for help.\n\n"
-                             "Error: No such option '--bogus'.\n")
+                             "Error: No such option '--bogus'. Did you mean '--bets'?\n")
 
 
 def test_a_byte_order_mark_is_read_everywhere(tmp_path):

@@ -1,0 +1,287 @@
+"""The par sheet as a print-ready PDF: a title page, then every block of the report - headings
+(also as PDF bookmarks), text, tables and charts - on A4 or Letter pages numbered "page n of m".
+
+Made with reportlab (a PDF writer in Python, kept since 2000; its layout engine splits long
+tables over pages and repeats their header row), with the DejaVu Sans fonts that matplotlib
+ships, embedded (every character of our tables, "‰" and "∞" included). Charts are the report's
+own SVG, converted by svglib into reportlab drawings, so they stay vector and look the same.
+
+A table wider than the page is split into column groups, each repeating the first column
+(the bet or the row's name); a text cell wider than its column wraps. Nothing is cut.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+from functools import lru_cache
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from .render import table_cells
+
+PAPERS = ("a4", "letter")
+FONT, BOLD, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono"
+TABLE_SIZE = 6.5  # points: the table font
+PAD = 2.5  # points each side of a cell's text
+TEXT_SHARE = 0.45  # the widest a text column may be, as a share of the frame, before its cells wrap
+
+
+@lru_cache(maxsize=1)
+def fonts() -> None:
+    """Register the DejaVu fonts that matplotlib ships (found without importing matplotlib)."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    folder = Path(importlib.util.find_spec("matplotlib").submodule_search_locations[0]) / "mpl-data" / "fonts" / "ttf"
+    for name, file in ((FONT, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"), (MONO, "DejaVuSansMono.ttf")):
+        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
+
+
+@lru_cache(maxsize=1)
+def styles() -> dict:
+    from reportlab.lib.styles import ParagraphStyle
+
+    fonts()
+    body = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=12, spaceAfter=5)
+    return {
+        "body": body,
+        "title": ParagraphStyle("title", parent=body, fontName=BOLD, fontSize=22, leading=28, spaceAfter=14),
+        "subtitle": ParagraphStyle("subtitle", parent=body, fontSize=12, leading=16, spaceAfter=18),
+        "h1": ParagraphStyle("h1", parent=body, fontName=BOLD, fontSize=15, leading=19, spaceBefore=6, spaceAfter=8,
+                             keepWithNext=True),
+        "h2": ParagraphStyle("h2", parent=body, fontName=BOLD, fontSize=13, leading=17, spaceBefore=12, spaceAfter=6,
+                             keepWithNext=True),
+        "h3": ParagraphStyle("h3", parent=body, fontName=BOLD, fontSize=10.5, leading=14, spaceBefore=9, spaceAfter=4,
+                             keepWithNext=True),
+        "caption": ParagraphStyle("caption", parent=body, fontName=BOLD, fontSize=7.5, leading=9.5, spaceBefore=4,
+                                  spaceAfter=3, keepWithNext=True),
+        "label": ParagraphStyle("label", parent=body, fontName=BOLD, fontSize=9, leading=12, spaceAfter=0),
+        "cell": ParagraphStyle("cell", parent=body, fontSize=TABLE_SIZE, leading=TABLE_SIZE + 1.5, spaceAfter=0,
+                               wordWrap="CJK"),
+        "head": ParagraphStyle("head", parent=body, fontName=BOLD, fontSize=TABLE_SIZE, leading=TABLE_SIZE + 1.5,
+                               spaceAfter=0),
+    }
+
+
+def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
+    """The report (report.Report) as PDF bytes, on ``paper`` (a4 or letter), dated ``made``."""
+    from reportlab.lib.pagesizes import A4, LETTER
+    from reportlab.lib.units import mm
+    from reportlab.platypus import PageBreak
+
+    from . import report as par
+
+    fonts()
+    size = {"a4": A4, "letter": LETTER}[paper]
+    margin = 16 * mm
+    width = size[0] - 2 * margin
+    height = size[1] - 2 * margin - 8 * mm  # the footer's band
+    story = title_page(report, made) + [PageBreak()]
+    for block in report.blocks[1:]:  # the first heading is the title page's
+        if isinstance(block, par.Heading):
+            story.append(heading(block))
+        elif isinstance(block, par.Text):
+            story.append(paragraph(block.parts))
+        elif isinstance(block, par.Table):
+            story += table(block, width)
+        elif isinstance(block, par.Chart):
+            story.append(chart(block, width, height))
+    out = io.BytesIO()
+    footer = f"{report.title} · baccarat {report.data.get('version', '')}"
+    doc = document_class()(out, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
+                   bottomMargin=margin + 8 * mm, title=report.title, author="baccarat",
+                   subject="Par sheet", creator=f"baccarat {report.data.get('version', '')}", invariant=1)
+    doc.build(story, canvasmaker=numbered_canvas(footer, margin))
+    return out.getvalue()
+
+
+def title_page(report, made: str) -> list:
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+
+    s = styles()
+    rows = [(label, value) for label, value in report.front] + [("Date", made)]
+    grid = Table([[Paragraph(escape(label), s["label"]), Paragraph(text(value), s["body"])] for label, value in rows],
+                 colWidths=[32 * mm, None], hAlign="LEFT")
+    grid.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
+    return [Spacer(1, 60), Paragraph("Par sheet", s["title"]), Paragraph(escape(report.title), s["subtitle"]), grid]
+
+
+def text(value: str) -> str:
+    """User text made safe for a Paragraph (its markup escaped), line breaks kept."""
+    return "<br/>".join(escape(line) for line in str(value).splitlines()) or "-"
+
+
+def heading(block):
+    from reportlab.platypus import Paragraph
+
+    return Paragraph(escape(block.text), styles()[f"h{min(block.level, 3)}"])
+
+
+def paragraph(parts):
+    from reportlab.platypus import Paragraph
+
+    from .report import Code
+
+    return Paragraph("".join(f'<font face="{MONO}">{escape(x.text)}</font>' if isinstance(x, Code) else escape(x)
+                             for x in parts), styles()["body"])
+
+
+def table(block, width: float) -> list:
+    """A caption, then the table in as many column groups as the page width needs."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.platypus import Paragraph
+
+    s = styles()
+    headers, rows, aligns = table_cells(block.view, block.show_exact)
+    if not headers:
+        return []
+    measure = lambda t, font=FONT: stringWidth(t, font, TABLE_SIZE) + 2 * PAD  # noqa: E731
+    widths = []
+    for i, header in enumerate(headers):  # as wide as the widest cell and the header's longest word, within a cap
+        data = max((measure(row[i]) for row in rows), default=0)
+        word = max(measure(w, BOLD) for w in header.split() or [""])
+        cap = width * TEXT_SHARE if aligns[i] == "left" else width / 2
+        widths.append(max(min(max(data, word), cap), 4 * PAD))
+    widths = narrowed(widths, [a == "left" for a in aligns], width)
+    out = [Paragraph(text(block.view.title), s["caption"])]
+    groups = column_groups(widths, width)
+    for n, group in enumerate(groups):
+        if len(groups) > 1:
+            out.append(Paragraph(f"({n + 1} of {len(groups)}: columns {escape(', '.join(headers[i] for i in group[1:] or group))})",
+                                 s["caption"]))
+        out.append(table_part(headers, rows, aligns, widths, group))
+    return out
+
+
+def narrowed(widths: list[float], text: list[bool], width: float) -> list[float]:
+    """Widths for a table wider than ``width``: its text columns narrowed first (their cells
+    wrap), each down to no less than a tenth of the page, before any column group is split off.
+
+    >>> narrowed([300, 200, 100], [True, True, False], 500)
+    [237.5, 162.5, 100]
+    >>> narrowed([100, 100], [True, False], 500)
+    [100, 100]
+    """
+    floor = width / 10
+    room = sum(w - floor for w, t in zip(widths, text) if t and w > floor)
+    excess = sum(widths) - width
+    if excess <= 0 or room <= 0:
+        return widths
+    take = min(1.0, excess / room)
+    return [w - (w - floor) * take if t and w > floor else w for w, t in zip(widths, text)]
+
+
+def column_groups(widths: list[float], width: float) -> list[list[int]]:
+    """Columns in groups that each fit ``width``, every group after the first starting with
+    column 0 again (the row's name).
+
+    >>> column_groups([50, 40, 40, 40], 140)
+    [[0, 1, 2], [0, 3]]
+    >>> column_groups([50, 40], 140)
+    [[0, 1]]
+    """
+    groups, current = [], [0]
+    for i in range(1, len(widths)):
+        if len(current) > 1 and sum(widths[j] for j in current) + widths[i] > width:
+            groups.append(current)
+            current = [0]
+        current.append(i)
+    return groups + [current]
+
+
+def table_part(headers, rows, aligns, widths, columns):
+    from reportlab.lib import colors
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.platypus import Paragraph, Table, TableStyle
+
+    s = styles()
+
+    def cell(value: str, i: int):
+        if stringWidth(value, FONT, TABLE_SIZE) + 2 * PAD > widths[i]:
+            return Paragraph(escape(value), s["cell"])  # wraps (anywhere, for a long number or fraction)
+        return value
+
+    data = [[Paragraph(escape(headers[i]), s["head"]) for i in columns]]
+    data += [[cell(row[i], i) for i in columns] for row in rows]
+    part = Table(data, colWidths=[widths[i] for i in columns], repeatRows=1, hAlign="LEFT")
+    style = [("FONT", (0, 0), (-1, -1), FONT, TABLE_SIZE), ("LEADING", (0, 0), (-1, -1), TABLE_SIZE + 1.5),
+             ("LEFTPADDING", (0, 0), (-1, -1), PAD), ("RIGHTPADDING", (0, 0), (-1, -1), PAD),
+             ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")),
+             ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.HexColor("#888888")),
+             ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#dddddd"))]
+    style += [("ALIGN", (n, 0), (n, -1), "RIGHT") for n, i in enumerate(columns) if aligns[i] != "left"]
+    part.setStyle(TableStyle(style))
+    return part
+
+
+def chart(block, width: float, height: float):
+    """The chart's SVG as a vector drawing, scaled down to fit the frame."""
+    from svglib.svglib import svg2rlg
+
+    drawing = svg2rlg(io.BytesIO(block.svg))
+    factor = min(1.0, width / drawing.width, 0.9 * height / drawing.height)
+    drawing.scale(factor, factor)
+    drawing.width, drawing.height = drawing.width * factor, drawing.height * factor
+    drawing.hAlign = "LEFT"
+    return drawing
+
+
+def numbered_canvas(footer: str, margin: float):
+    """A canvas class that writes "page n of m" and ``footer`` at the foot of every page but the
+    first, once the number of pages is known."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    class Numbered(Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._pages = []
+
+        def showPage(self):
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            for number, state in enumerate(self._pages, 1):
+                self.__dict__.update(state)
+                self.setFont(FONT, 7)
+                self.setFillGray(0.35)
+                w = self._pagesize[0]
+                self.drawRightString(w - margin, margin * 0.75, f"page {number} of {len(self._pages)}")
+                if number > 1:
+                    self.drawString(margin, margin * 0.75, shorten(footer, w - 2 * margin - 70))
+                super().showPage()
+            super().save()
+
+    return Numbered
+
+
+def shorten(line: str, width: float) -> str:
+    """``line``, cut with an ellipsis to fit ``width`` points in the footer's font."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if stringWidth(line, FONT, 7) <= width:
+        return line
+    while line and stringWidth(line + "…", FONT, 7) > width:
+        line = line[:-1]
+    return line + "…"
+
+
+def document_class():
+    from reportlab.platypus import SimpleDocTemplate
+
+    class Document(SimpleDocTemplate):
+        """A document whose level-2 and -3 headings become PDF bookmarks."""
+
+        def afterFlowable(self, flowable):
+            name = getattr(getattr(flowable, "style", None), "name", "")
+            if name in ("h2", "h3"):
+                self.marks = getattr(self, "marks", 0) + 1
+                key = f"s{self.marks}"
+                self.canv.bookmarkPage(key)
+                self.canv.addOutlineEntry(flowable.getPlainText(), key, level=int(name[1]) - 2)
+
+    return Document

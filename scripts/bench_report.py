@@ -1,0 +1,82 @@
+"""Time `baccarat report`: the whole command (default report and the catalogue), interleaved, and
+where the time of one report goes (computing, charts, PDF, workbook), in process.
+
+Run: python scripts/bench_report.py [--runs 3] [--catalog]
+Issue 16's aims: the default report <= 3 s; `--rules catalog` with PDF and XLSX <= 10 s.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread: the machine has two cores
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+def command(*args) -> float:
+    out = Path(tempfile.mkdtemp()) / "par"
+    start = time.perf_counter()
+    subprocess.run([shutil.which("baccarat") or "baccarat", "report", *args, "-o", str(out)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - start
+    shutil.rmtree(out.parent)
+    return elapsed
+
+
+def parts(rules: str) -> dict[str, float]:
+    from analyzer import charts, pdf, xlsx
+    from analyzer import report as par
+
+    drawn = {"charts": 0.0}
+    for name in ("edge_by_bet", "by_decks", "eor"):  # time the charts inside build
+        original = getattr(charts, name)
+
+        def timed(*args, original=original):
+            start = time.perf_counter()
+            try:
+                return original(*args)
+            finally:
+                drawn["charts"] += time.perf_counter() - start
+
+        setattr(charts, name, timed)
+    start = time.perf_counter()
+    request = par.Request((rules,))
+    report = par.build(par.plan(request), request.command("par"))
+    built = time.perf_counter()
+    pdf.as_pdf(report, "a4", "2026-01-01")
+    made_pdf = time.perf_counter()
+    xlsx.as_xlsx(report, "2026-01-01")
+    made_xlsx = time.perf_counter()
+    par.as_html(report), par.as_markdown(report), par.as_json(report)
+    rest = time.perf_counter()
+    return {"compute": built - start - drawn["charts"], "charts (SVG)": drawn["charts"], "pdf": made_pdf - built,
+            "xlsx": made_xlsx - made_pdf, "md+html+json": rest - made_xlsx}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--catalog", action="store_true", help="also the catalogue report (slow)")
+    args = parser.parse_args()
+    cases = {"default report": ()}
+    if args.catalog:
+        cases["report --rules catalog"] = ("--rules", "catalog")
+    times = {name: [] for name in cases}
+    for _ in range(args.runs):  # interleaved: the machine's load falls on every case alike
+        for name, case in cases.items():
+            times[name].append(command(*case))
+    for name, values in times.items():
+        print(f"{name}: median {statistics.median(values):.2f} s (runs: {', '.join(f'{v:.2f}' for v in values)})")
+    for rules in ["standard"] + (["catalog"] if args.catalog else []):
+        split = parts(rules)
+        print(f"{rules}, in process: " + "; ".join(f"{k} {v:.2f} s" for k, v in split.items()), file=sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
