@@ -667,9 +667,9 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
     report.pdf, a workbook report.xlsx, tables/*.csv and report.json with every exact value.
 
     Contents: the rules and tableau, the shoe, the outcome distribution, every bet's house edge
-    and SD, its return table, volatility and ranges after 100 to 1,000,000 hands, a comparison with the built-in rule sets, the house edge by number of decks (with
-    the exact infinite-deck limit) and the effect of removal. The folder appears whole or not at
-    all.
+    and SD, its return table, volatility and ranges after 100 to 1,000,000 hands, a comparison
+    with the built-in rule sets, the house edge by number of decks (with the exact infinite-deck
+    limit) and the effect of removal. The folder appears whole or not at all.
     """
     from . import report as par
 
