@@ -20,7 +20,7 @@ from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
 from .engine import Distribution, cells, enumerate_cards, enumerate_coup
 from .knowledge import NOTHING, Knowledge
-from .layout import Detail, Needs, union
+from .layout import Detail, Needs, memo, union
 from .tableau import PUNTO_BANCO, Tableau
 
 
@@ -272,7 +272,8 @@ def card_line_counts(bet: Bet, shoe: Shoe, tableau: Tableau, knowledge: Knowledg
 def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list[int]:
     """Sequences settled by each pay line, counted at the card detail ``needs`` calls for."""
     detailed = enumerate_cards(shoe, tableau, Detail.of(needs, knowledge))
-    return [detailed.count(hit) for hit in settled_masks(conditions, detailed.fields)]
+    masks = memo(detailed.fields, ("settled", conditions), lambda: settled_masks(conditions, detailed.fields))
+    return [detailed.count(hit) for hit in masks]
 
 
 def settled_masks(conditions: tuple, fields: dict) -> list:

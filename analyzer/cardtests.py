@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import COLOURS, FACE_RANKS, KINDS, RANKS, SUIT_NAMES, SUITS, BaccaratError, kind_attributes, parse_card, parse_rank
-from .layout import GROUPS, PLACES, Needs
+from .layout import GROUPS, PLACES, Needs, memo
 
 CARD_KEYS = ("rank", "value", "suit", "colour", "face", "card")
 GROUP_KEYS = ("count", "of", "every", "same_colour", "same_suit", "max_value", "min_value", "poker", "poker_ranks")
@@ -161,14 +161,6 @@ class GroupSame:
 
     def needs(self) -> Needs:
         return group_needs(self.group, attributes=[self.attribute])
-
-
-def memo(fields: dict, key: tuple, compute):
-    """A quantity derived from a distribution's fields, computed once per distribution: every
-    pay line of a bet (and every bet at the same detail) reads the same group profiles."""
-    if key not in fields:
-        fields[key] = compute()
-    return fields[key]
 
 
 def passing(fields, group: str, test: KindSet) -> np.ndarray:

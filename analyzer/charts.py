@@ -1,8 +1,12 @@
 """Charts for reports, drawn with matplotlib into SVG from the tables' exact values.
 
 Values become floats here, for drawing only; every label printed on a chart is rounded from
-the exact value. Text is drawn as paths (no font needed to view the SVG), and the output has
-no date and fixed element ids, so the same figures give the same file.
+the exact value. Text is SVG text in DejaVu Sans, the font matplotlib ships (a viewer without it
+uses its own sans-serif), so it can be searched and copied and the PDF keeps it as text. The
+output has no date and fixed element ids, so the same figures give the same file.
+
+The layout is fixed in inches, with the bets' names measured for the margin they need, rather
+than found by a layout engine: that would draw every chart two or three times.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import math
 from .render import percent
 
 WORSE, BETTER, LIMIT = "#b03a2e", "#1e8449", "#2e86c1"  # house edge > 0 / the bettor's side / the limit
-RC = {"svg.fonttype": "path", "svg.hashsalt": "baccarat", "font.size": 9, "axes.titlesize": 10,
+RC = {"svg.fonttype": "none", "svg.hashsalt": "baccarat", "font.family": "sans-serif",
+      "font.sans-serif": ["DejaVu Sans"], "font.size": 9, "axes.titlesize": 10,
       "axes.spines.top": False, "axes.spines.right": False}
 
 
@@ -28,29 +33,51 @@ def drawn(draw):
 
         out = io.BytesIO()
         with rc_context(RC):
-            draw(*args).savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
+            draw(*args).savefig(out, format="svg", metadata={"Date": None})
         return out.getvalue()
 
     return chart
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float, left: float, right: float, bottom: float, top: float, **gaps):
+    """A figure ``width`` by ``height`` inches whose axes leave these margins (inches)."""
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout="constrained")
+    fig = Figure(figsize=(width, height))
+    fig.subplots_adjust(left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height,
+                        **gaps)
+    return fig
+
+
+def text_width(text: str, size: float = 9) -> float:
+    """The width of ``text`` in inches, in the charts' font at ``size`` points."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    return text_to_path.get_text_width_height_descent(text, FontProperties(family=RC["font.sans-serif"], size=size),
+                                                      ismath=False)[0] / 72
+
+
+PANEL = (3.6, 2.8)  # inches: one panel with its tick labels and its own title
+MARGIN = {"left": 0.75, "right": 0.2, "bottom": 0.55, "top": 0.75}  # inches: axis labels, the titles
+GAP = (0.75, 0.95)  # inches between panels: the next panel's tick labels; a label and the next title
 
 
 def _panels(count: int, title: str, ylabel: str):
     """A figure of ``count`` small panels, three to a row, and its axes (spare ones hidden)."""
     cols = min(3, count)
     rows = math.ceil(count / cols)
-    fig = _figure(3.6 * cols, 2.8 * rows + 0.4)
+    (w, h), m = PANEL, MARGIN
+    axes_w, axes_h = w - GAP[0], h - GAP[1]
+    fig = _figure(m["left"] + m["right"] + cols * axes_w + (cols - 1) * GAP[0],
+                  m["top"] + m["bottom"] + rows * axes_h + (rows - 1) * GAP[1], **m,
+                  wspace=GAP[0] / axes_w, hspace=GAP[1] / axes_h)
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax in axes[count:]:
         ax.set_visible(False)
     for ax in axes[:count:cols]:
         ax.set_ylabel(ylabel)
-    fig.suptitle(title)
+    fig.suptitle(title, y=1 - 0.12 / fig.get_figheight(), va="top")
     return fig, axes[:count]
 
 
@@ -58,7 +85,8 @@ def _panels(count: int, title: str, ylabel: str):
 def edge_by_bet(names: list[str], edges: list, title: str):
     """Horizontal bars: each bet's house edge in per cent, labelled with its value."""
     values = [float(e) * 100 for e in edges]
-    fig = _figure(8, 1.0 + 0.28 * len(names))
+    left = max(map(text_width, names), default=0) + 0.2
+    fig = _figure(max(8, left + 4), 1.0 + 0.28 * len(names), left=left, right=0.15, bottom=0.55, top=0.35)
     ax = fig.subplots()
     ax.barh(range(len(names)), values, color=[WORSE if v > 0 else BETTER for v in values])
     ax.set_yticks(range(len(names)), names)

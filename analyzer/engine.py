@@ -26,7 +26,10 @@ permutations (tests/) checks every cell.
 
 from __future__ import annotations
 
+import itertools
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -225,10 +228,54 @@ def enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distributio
     >>> dist.total == falling(52, 6) == int(dist.counts.sum())
     True
     """
-    return _enumerate_cards(check_playable(shoe), tableau, detail)
+    shoe = check_playable(shoe)
+    n = np.array([c for row in shoe.counts for c in row], dtype=object)  # by kind, rank * 4 + suit
+    splits = (detail.split(detail.tableau, range(1, 7)),) + ((detail.split(True, (5, 6)),) if detail.tableau else ())
+    key = (tableau, detail, shoe.size) + tuple(tuple(class_counts(n, split)) for split in splits)
+    dist = CARD_CACHE.get(key)
+    if dist is None:
+        dist = CARD_CACHE.put(key, _enumerate_cards(shoe, tableau, detail))
+    return dist if dist.shoe == shoe else replace(dist, shoe=shoe)
 
 
-@lru_cache(maxsize=4)  # a few hundred thousand cells each: bets of one detail, asked in a row, share one
+class Recent:
+    """The latest values put, kept within a budget of cells (``size(value)`` each), the oldest
+    dropped first: memory is bounded by what the values hold, not by how many there are. Safe to
+    share between threads.
+
+    >>> recent = Recent(10, size=len)
+    >>> for key in "abc":
+    ...     _ = recent.put(key, [0] * 4)
+    >>> recent.get("a"), recent.get("c")
+    (None, [0, 0, 0, 0])
+    """
+
+    def __init__(self, cells: int, size):
+        self.budget, self.size, self.values, self.lock = cells, size, OrderedDict(), threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            value = self.values.get(key)
+            if value is not None:
+                self.values.move_to_end(key)
+            return value
+
+    def put(self, key, value):
+        """Keep ``value`` (the newest, even alone over the budget) and return it."""
+        with self.lock:
+            self.values[key] = value
+            self.values.move_to_end(key)
+            while len(self.values) > 1 and sum(map(self.size, self.values.values())) > self.budget:
+                self.values.popitem(last=False)
+            return value
+
+
+# The walk's output depends on the shoe only through its cards of each class (and its size), so
+# two shoes that differ only within a class - one less heart or one less diamond, to a bet on
+# colours - share one enumeration. Kept: the details a report asks of its last few shoes.
+CARD_CACHE = Recent(4_000_000, size=lambda dist: len(dist.counts))  # about 100 MB of counts
+
+
 def _enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distribution:
     n = np.array([c for row in shoe.counts for c in row], dtype=object)  # by kind, rank * 4 + suit
     dtype = dtype_for(shoe)
@@ -237,14 +284,31 @@ def _enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distributi
     else:
         kinds, counts = head_walk(n, detail, dtype)
         value_cells = {}
-    flags = {name: flag for name, flag in head_flags(kinds[:, :len(PLACES)]).items()
-             if detail.tells("rank" if name.endswith("pair") else "suit")}
-    fields = {place: kinds[:, i] for i, place in enumerate(PLACES)} | value_cells | flags
-    fields |= {name: kinds[:, len(PLACES) + i] for i, name in enumerate(POSITION_FIELDS[4:])}
+    laid = {place: kinds[:, i] for i, place in enumerate(PLACES)} | value_cells
+    laid |= {name: kinds[:, len(PLACES) + i] for i, name in enumerate(POSITION_FIELDS[4:])}
+    fields = shared_fields(laid, tableau, detail)
+    if fields is laid:  # a layout not seen lately: its pair and suited flags
+        fields |= {name: flag for name, flag in head_flags(kinds[:, :len(PLACES)]).items()
+                   if detail.tells("rank" if name.endswith("pair") else "suit")}
     if dtype is not object:
         counts = counts.astype(np.int64)
     total = int(counts.sum()) if detail.knowledge else falling(shoe.size, 6)
     return Distribution(shoe, tableau, total, counts, fields, detail.knowledge)
+
+
+LAYOUTS = Recent(8_000_000, size=lambda fields: len(fields["player_1"]))  # (tableau, detail, cells) -> fields
+
+
+def shared_fields(fields: dict, tableau: Tableau, detail: Detail) -> dict:
+    """``fields``, or the equal fields of an earlier enumeration (another shoe, same detail): the
+    walks lay cells out alike wherever the shoes have the same classes of cards live (a full shoe
+    and one with a card removed, most often), and what is derived from the fields alone - the card
+    tests' profiles, each bet's masks (layout.memo) - is then computed once for all of them."""
+    key = (tableau, detail, len(fields["player_1"]))
+    earlier = LAYOUTS.get(key)
+    if earlier is not None and all(np.array_equal(earlier[name], array) for name, array in fields.items()):
+        return earlier
+    return LAYOUTS.put(key, fields)
 
 
 def live_classes(n: np.ndarray, detail: Detail, classes, dtype):
@@ -292,8 +356,15 @@ def sorted_tuples(k: int, length: int) -> np.ndarray:
     return rows
 
 
-def orderings(tuples: np.ndarray) -> np.ndarray:
-    """For each sorted tuple, the number of distinct orders of its entries (a multinomial)."""
+@lru_cache(maxsize=64)  # read-only, as sorted_tuples
+def orderings(k: int, length: int) -> np.ndarray:
+    """For each of sorted_tuples(k, length), the number of distinct orders of its entries (a
+    multinomial).
+
+    >>> orderings(3, 2).tolist()
+    [1, 2, 2, 1, 2, 1]
+    """
+    tuples = sorted_tuples(k, length)
     out = np.full(len(tuples), math.factorial(tuples.shape[1]), dtype=np.int64)
     for i in range(tuples.shape[1]):
         out //= 1 + (tuples[:, :i] == tuples[:, i:i + 1]).sum(1)  # exact: divides the running product of t!
@@ -319,7 +390,7 @@ def head_walk(n: np.ndarray, detail: Detail, dtype):
         tuples, weight = np.zeros((1, 0), np.int64), np.ones(1, dtype)
     elif detail.symmetry == "head" and not followed & set(read):
         tuples = sorted_tuples(k, len(read))
-        weight = draw_factors(tuples, counts) * orderings(tuples).astype(dtype)
+        weight = draw_factors(tuples, counts) * orderings(k, len(read)).astype(dtype)
     else:
         check_size(k ** len(read), k)
         tuples = np.indices((k,) * len(read), dtype=np.int8).reshape(len(read), -1).T  # at most 52 classes
@@ -454,19 +525,21 @@ def tail_counts(gs, e5, e6, counts, h0, h1, heads, group, weight, rest, dtype):
     out[only5] = m5[only5] * (rest - 1)
     out[only6] = m6[only6] * (rest - 1)
     if both.any():  # sum of H R_e5 R_e6 over the ordered pairs of head positions, for the groups needed
-        needed, row_of = np.unique(gs[both], return_inverse=True)
         at = np.full(int(group.max()) + 1, -1)
+        at[gs[both]] = 0
+        needed = np.flatnonzero(at == 0)  # the groups needed, in order (a sort would cost more)
         at[needed] = np.arange(len(needed))
+        row_of = at[gs[both]]
         sel = at[group] >= 0
         rows = at[group[sel]]
         check_size(len(needed) * len(counts) ** 2, len(counts))
-        h2 = np.zeros((len(needed), len(counts), len(counts)), dtype)
-        for i in range(4):
-            for j in range(4):
-                np.add.at(h2, (rows, heads[sel, i], heads[sel, j]), weight[sel])
+        pairs = np.zeros((len(needed), len(counts), len(counts)), dtype)  # sum of H over head positions i < j of class e, f
+        for i, j in itertools.combinations(range(4), 2):
+            np.add.at(pairs, (rows, heads[sel, i], heads[sel, j]), weight[sel])
         x, y, gb_ = e5[both], e6[both], gs[both]
+        h2 = pairs[row_of, x, y] + pairs[row_of, y, x] + (x == y) * h1[gb_, x]  # sum of H R_x R_y
         out[both] = (c5[both] * c6[both] * h0[gb_] - c5[both] * h1[gb_, y] - c6[both] * h1[gb_, x]
-                     + h2[row_of, x, y] - (x == y) * m5[both])
+                     + h2 - (x == y) * m5[both])
     return out
 
 

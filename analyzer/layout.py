@@ -82,6 +82,30 @@ def value_fields(pt, bt, player_third, banker_third) -> dict:
     return fields
 
 
+MAX_MEMOS = 64  # quantities derived and kept per layout of cells, the oldest dropped first
+
+
+def memo(fields: dict, key: tuple, compute):
+    """A quantity derived from a distribution's fields, computed once per layout of cells (see
+    engine.shared_fields: shoes whose enumerations lay their cells out alike share one fields
+    dict): every pay line of a bet, and every bet at the same detail, reads the same group
+    profiles, and each bet's lines the same masks. At most MAX_MEMOS are kept beside the fields,
+    so memory stays bounded however many bets are asked of one layout.
+
+    >>> fields = {"player_1": np.zeros(3)}
+    >>> [memo(fields, ("n", i), lambda: i) for i in range(MAX_MEMOS + 1)][-1]
+    64
+    >>> len(fields) == MAX_MEMOS + 1 and ("n", 0) not in fields and "player_1" in fields
+    True
+    """
+    if key not in fields:
+        derived = [k for k in fields if isinstance(k, tuple)]  # the fields themselves are named by strings
+        if len(derived) >= MAX_MEMOS:
+            fields.pop(derived[0], None)
+        fields[key] = compute()
+    return fields[key]
+
+
 def head_flags(kinds: np.ndarray) -> dict:
     """Pair and suited flags of each hand's first two cards, from kinds [cell, place]."""
     rank, suit = kinds // 4, kinds % 4
@@ -200,7 +224,10 @@ class Detail:
                      for k, c in enumerate(self.classes))
 
 
-def representatives(classes) -> np.ndarray:
-    """The first kind of each class: every test gives it the class's answer."""
-    classes = np.asarray(classes)
-    return np.array([int(np.flatnonzero(classes == c)[0]) for c in range(classes.max() + 1)])
+@lru_cache(maxsize=256)
+def representatives(classes: tuple) -> np.ndarray:
+    """The first kind of each class: every test gives it the class's answer (read-only)."""
+    array = np.asarray(classes)
+    first = np.array([int(np.flatnonzero(array == c)[0]) for c in range(array.max() + 1)])
+    first.flags.writeable = False
+    return first

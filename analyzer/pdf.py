@@ -4,7 +4,8 @@
 Made with reportlab (a PDF writer in Python, kept since 2000; its layout engine splits long
 tables over pages and repeats their header row), with the DejaVu Sans fonts that matplotlib
 ships, embedded (every character of our tables, "‰" and "∞" included). Charts are the report's
-own SVG, converted by svglib into reportlab drawings, so they stay vector and look the same.
+own SVG, converted by svglib into reportlab drawings, so they stay vector and look the same; their
+text, set in the same DejaVu Sans, stays text.
 
 A table wider than the page is split into column groups, each repeating the first column
 (the bet or the row's name); a text cell wider than its column wraps. Nothing is cut.
@@ -33,10 +34,26 @@ def fonts() -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    folder = Path(importlib.util.find_spec("matplotlib").submodule_search_locations[0]) / "mpl-data" / "fonts" / "ttf"
     for name, file in ((FONT, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"), (MONO, "DejaVuSansMono.ttf")):
-        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+        pdfmetrics.registerFont(TTFont(name, str(font_file(file))))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
+
+
+def font_file(name: str) -> Path:
+    """One of the fonts matplotlib ships (found without importing matplotlib)."""
+    return Path(importlib.util.find_spec("matplotlib").submodule_search_locations[0]) / "mpl-data" / "fonts" / "ttf" / name
+
+
+@lru_cache(maxsize=1)
+def chart_fonts() -> None:
+    """The charts' font family, "DejaVu Sans", mapped for svglib to the registered DejaVu fonts,
+    so it neither asks fontconfig nor falls back to Helvetica."""
+    from svglib.fonts import get_global_font_map
+
+    fonts()
+    fonts_of_svg = get_global_font_map()
+    for weight, name, file in (("normal", FONT, "DejaVuSans.ttf"), ("bold", BOLD, "DejaVuSans-Bold.ttf")):
+        fonts_of_svg.register_font("DejaVu Sans", str(font_file(file)), weight=weight, rlgFontName=name)
 
 
 @lru_cache(maxsize=1)
@@ -222,6 +239,7 @@ def chart(block, width: float, height: float):
     """The chart's SVG as a vector drawing, scaled down to fit the frame."""
     from svglib.svglib import svg2rlg
 
+    chart_fonts()
     drawing = svg2rlg(io.BytesIO(block.svg))
     factor = min(1.0, width / drawing.width, 0.9 * height / drawing.height)
     drawing.scale(factor, factor)

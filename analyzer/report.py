@@ -34,6 +34,7 @@ from . import __version__, parsheet, views
 from .bets import RuleSet
 from .cards import BaccaratError, Shoe, make_shoe
 from .engine import enumerate_coup
+from .errors import RunFailed
 from .knowledge import NOTHING, Knowledge
 from .render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
 from .render import to_json as exact_json
@@ -228,25 +229,25 @@ def build(p: Plan, command: str, progress=None) -> Report:
         outcomes[-1].title = (f"Outcomes of one coup, tableau {tableau.name}: {outcomes[-1].data['total']:,} ordered 6-card "
                               "sequences" + (" that agree with the known cards" if known else ""))
         advance(1)
-    edges, by_decks, removals = {}, {}, {}
+    edges = {}
     for r in p.rules:
-        edges[r.name] = views.edge(r, shoe, known)
+        edges[r.name] = views.edge(r, shoe, known)  # the shoe's enumerations, which a worker then inherits
         advance(1)
-        by_decks[r.name] = views.by_decks(r, list(p.deck_counts), known)
+    with SideJob(lambda: {r.name: views.eor(r, shoe, knowledge=known) for r in p.rules}, p) as job:
+        by_decks = {}
+        for r in p.rules:
+            by_decks[r.name] = views.by_decks(r, list(p.deck_counts), known)
+            advance(1)
+        returns = {r.name: views.returns(r, shoe, known) for r in p.rules}
+        spreads = {r.name: views.volatility(r, shoe, known) for r in p.rules}
+        advance(len(p.rules))
+        comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True, knowledge=known)
         advance(1)
-        removals[r.name] = views.eor(r, shoe, progress=advance, knowledge=known)
-    returns = {r.name: views.returns(r, shoe, known) for r in p.rules}
-    spreads = {r.name: views.volatility(r, shoe, known) for r in p.rules}
-    advance(len(p.rules))
+        edge_charts = {r.name: edge_chart(f"house-edge-{key[r.name]}", f"House edge by bet: {r.name}; {where}",
+                                          edges[r.name]) for r in p.rules}
+        removals = job.result()  # a worker that died raises RunFailed: no report is written
+        advance(13 * len(p.rules))
     charted = {r.name: chart_bets(r, removals[r.name], p.side_bets) for r in p.rules}
-    comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True, knowledge=known)
-    advance(1)
-
-    def edge_chart(r):
-        rows = edges[r.name].data["bets"]
-        name = f"House edge by bet: {r.name}; {where}"
-        return Chart(f"house-edge-{key[r.name]}", name,
-                     charts.edge_by_bet([b["name"] for b in rows], [b["house_edge"] for b in rows], name))
 
     def decks_chart(r):
         rows = {b["bet"]: b for b in by_decks[r.name].data["bets"]}
@@ -288,7 +289,7 @@ def build(p: Plan, command: str, progress=None) -> Report:
         "pushes out; SD = standard deviation of one bet's result in units; rows marked · are a bet's pay lines.")]
     for r in p.rules:
         blocks += [Heading(3, f"House edge: {r.name}"),
-                   Table(f"house-edge-{key[r.name]}", edges[r.name], ("house_edge",)), edge_chart(r)]
+                   Table(f"house-edge-{key[r.name]}", edges[r.name], ("house_edge",)), edge_charts[r.name]]
         advance(1)
     blocks += [Heading(2, "Return tables"), para(
         "Each bet's pay lines as a return table: the combinations that settle the bet on each line (ordered 6-card "
@@ -349,6 +350,40 @@ def compared_rules(rules, shoe: Shoe) -> list[tuple]:
     built_in = [get_rules(n) for n in BUILT_IN if n != "catalog"]
     return [(r.name, r, shoe) for r in rules] + [
         (f"{r.name} (built-in)" if r.name in names else r.name, r, shoe) for r in built_in if r not in rules]
+
+
+def edge_chart(name: str, title: str, edges: View) -> Chart:
+    """The house edge of each bet (a views.edge view) as bars."""
+    from . import charts
+
+    rows = edges.data["bets"]
+    return Chart(name, title, charts.edge_by_bet([b["name"] for b in rows], [b["house_edge"] for b in rows], title))
+
+
+class SideJob:
+    """The effect of removal (``function``), the costliest section where a bet reads the cards
+    themselves or cards are known: computed there by a second process while this one computes
+    the others (see workers.Background); elsewhere here, when its result is asked for."""
+
+    def __init__(self, function, p: Plan):
+        from .workers import Background
+
+        costly = bool(p.knowledge) or any(b.needs.cards for r in p.rules for b in r.bets)
+        self.job = Background(function, worth_a_process=costly)
+
+    def __enter__(self) -> SideJob:
+        return self
+
+    def __exit__(self, *exc):
+        self.job.__exit__(*exc)
+
+    def result(self):
+        from .workers import WorkerDied
+
+        try:
+            return self.job.result()
+        except WorkerDied as died:
+            raise RunFailed(f"{died} while computing the effect of removal: no report was written") from None
 
 
 def chart_bets(rules: RuleSet, eor_view: View, side_bets) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 from multiprocessing import get_all_start_methods, get_context
 from multiprocessing.connection import wait
 
@@ -159,3 +160,44 @@ class Workers:
                 elif self.processes[worker].sentinel in ready:
                     self.processes[worker].join(timeout=5)
                     raise WorkerDied(self.processes[worker].exitcode)
+
+
+class Background:
+    """``function()`` computed in one worker process while the caller goes on with other work;
+    :meth:`result` waits for it (and raises what it raised). Where it is not worth a process, a
+    process cannot be forked (or this one runs other threads, which a fork would not copy) or
+    the machine has one core, the caller computes it itself, when asked. Use as a context
+    manager: leaving the block stops the worker, done or not."""
+
+    def __init__(self, function, setup=None, worth_a_process: bool = True):
+        self.function, self.pool = function, None
+        forks = "fork" in get_all_start_methods() and threading.active_count() == 1
+        if worth_a_process and forks and cores() > 1:
+            self.pool = Workers(1, lambda _: function(), setup)
+            self.pool.connections[0].send(None)
+
+    def __enter__(self) -> Background:
+        return self
+
+    def __exit__(self, *exc):
+        if self.pool:
+            self.pool.stop()
+
+    def result(self):
+        if self.pool is None:
+            return self.function()
+        connection, process = self.pool.connections[0], self.pool.processes[0]
+        wait([connection, process.sentinel])
+        try:
+            ok, value = connection.recv()
+        except (EOFError, OSError):
+            process.join(timeout=5)
+            raise WorkerDied(process.exitcode) from None
+        if not ok:
+            raise value
+        return value
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

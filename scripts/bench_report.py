@@ -1,8 +1,10 @@
 """Time `baccarat report`: the whole command (default report and the catalogue), interleaved, and
 where the time of one report goes (computing, charts, PDF, workbook), in process.
 
-Run: python scripts/bench_report.py [--runs 3] [--catalog]
+Run: python scripts/bench_report.py [--runs 3] [--catalog] [--against OTHER/bin/baccarat]
 Issue 16's aims: the default report <= 3 s; `--rules catalog` with PDF and XLSX <= 10 s.
+--against times another install's `baccarat` (e.g. the code before a change, installed in a
+venv of its own) in the same rounds, each case run by both in turn.
 """
 
 import argparse
@@ -19,10 +21,10 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread: the machi
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
-def command(*args) -> float:
+def command(program: str, *args) -> float:
     out = Path(tempfile.mkdtemp()) / "par"
     start = time.perf_counter()
-    subprocess.run([shutil.which("baccarat") or "baccarat", "report", *args, "-o", str(out)], check=True,
+    subprocess.run([program, "report", *args, "-o", str(out)], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     elapsed = time.perf_counter() - start
     shutil.rmtree(out.parent)
@@ -63,16 +65,19 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--catalog", action="store_true", help="also the catalogue report (slow)")
+    parser.add_argument("--against", help="another install's baccarat, timed in the same rounds")
     args = parser.parse_args()
+    programs = {"this": shutil.which("baccarat") or "baccarat"} | ({"other": args.against} if args.against else {})
     cases = {"default report": ()}
     if args.catalog:
         cases["report --rules catalog"] = ("--rules", "catalog")
-    times = {name: [] for name in cases}
+    times = {(name, who): [] for name in cases for who in programs}
     for _ in range(args.runs):  # interleaved: the machine's load falls on every case alike
         for name, case in cases.items():
-            times[name].append(command(*case))
-    for name, values in times.items():
-        print(f"{name}: median {statistics.median(values):.2f} s (runs: {', '.join(f'{v:.2f}' for v in values)})")
+            for who, program in programs.items():
+                times[name, who].append(command(program, *case))
+    for (name, who), values in times.items():
+        print(f"{name} ({who}): median {statistics.median(values):.2f} s (runs: {', '.join(f'{v:.2f}' for v in values)})")
     for rules in ["standard"] + (["catalog"] if args.catalog else []):
         split = parts(rules)
         print(f"{rules}, in process: " + "; ".join(f"{k} {v:.2f} s" for k, v in split.items()), file=sys.stdout)

@@ -238,3 +238,39 @@ def test_infinite_deck_follows_the_tableau():
     for key, count in zip(keys, limit.counts):
         ours[tuple(int(k) for k in key)] += int(count)
     assert ours == +with_replacement_by_totals(banker_stands_on_6)
+
+
+def test_shoes_alike_within_each_class_share_one_enumeration():
+    # To a bet on colours, a shoe a heart short and one a diamond short are the same shoe: the walk
+    # reads a shoe only by its cards of each class. One enumeration serves both, each carrying its
+    # own shoe, and its counts and cells are what a fresh walk of the second shoe gives.
+    from analyzer import engine
+    from analyzer.layout import Detail
+    from analyzer.rulefile import get_rules
+
+    colour = next(b for b in get_rules("catalog").bets if b.id == "colour_match")
+    detail = Detail.of(colour.needs)
+    full = Shoe.decks(1)
+    hearts, diamonds, spades = full.remove(4, 1), full.remove(4, 2), full.remove(4, 0)
+    a, b = engine.enumerate_cards(hearts, PUNTO_BANCO, detail), engine.enumerate_cards(diamonds, PUNTO_BANCO, detail)
+    assert a.counts is b.counts and (a.shoe, b.shoe) == (hearts, diamonds)
+    fresh = engine._enumerate_cards(diamonds, PUNTO_BANCO, detail)
+    assert np.array_equal(fresh.counts, b.counts) and fresh.fields.keys() <= b.fields.keys()
+    assert all(np.array_equal(fresh.fields[name], b.fields[name]) for name in fresh.fields)
+    black = engine.enumerate_cards(spades, PUNTO_BANCO, detail)
+    assert not np.array_equal(black.counts, a.counts)  # a black card gone is another shoe to this bet
+    assert black.fields is a.fields  # laid out alike (every class live): one set of cells and masks
+
+
+def test_recent_keeps_the_latest_within_its_budget():
+    from analyzer.engine import Recent
+
+    recent = Recent(10, size=len)
+    for key, size in (("a", 4), ("b", 4), ("c", 4)):
+        recent.put(key, [0] * size)
+    assert list(recent.values) == ["b", "c"]
+    recent.get("b")  # used: now the newest
+    recent.put("d", [0] * 4)
+    assert list(recent.values) == ["b", "d"]
+    recent.put("big", [0] * 50)  # over the budget alone: kept, every other dropped
+    assert list(recent.values) == ["big"]

@@ -292,6 +292,26 @@ def test_workers_die_with_their_parent_however_it_ends():
 
 
 @linux_only
+@pytest.mark.parametrize("how", ["ctrl-c", "killed"])
+def test_a_report_stopped_with_its_side_job_leaves_nothing(tmp_path, how):
+    # The catalogue's effect of removal runs in a second process while the report computes the rest.
+    process = baccarat("report", "--rules", "catalog", "-o", str(tmp_path / "par"))
+    wait_until(lambda: children(process.pid) or process.poll() is not None)
+    assert process.poll() is None
+    if how == "ctrl-c":
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        os.kill(children(process.pid)[0], signal.SIGKILL)  # as the out-of-memory killer would
+    out, err = process.communicate(timeout=60)
+    message = last_error(process, out, err, 130 if how == "ctrl-c" else 1)
+    assert message == "Error: interrupted (Ctrl-C)" if how == "ctrl-c" else message == (
+        "Error: a worker process died (killed by SIGKILL, as the out-of-memory killer does) while computing the "
+        "effect of removal: no report was written")
+    no_survivors(process.pid)
+    assert not (tmp_path / "par").exists()
+
+
+@linux_only
 def test_a_lost_dask_scheduler_is_one_line(tmp_path):
     distributed = pytest.importorskip("distributed")
     script = tmp_path / "cluster.py"
