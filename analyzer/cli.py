@@ -626,27 +626,55 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
 
 
 @cli.command(context_settings=CONTEXT)
+@click.option("--model", type=click.Choice(("A", "B2", "B3"), case_sensitive=False),
+              help="What each side knows: A the infinite deck, each side its total; B2 (default) a finite shoe, the "
+                   "Banker his two cards, the Player his total; B3 each side its two cards.")
 @click.option("--infinite", is_flag=True, help="Model A: an infinite deck (cards drawn with replacement).")
+@click.option("--casino", is_flag=True, help="The casino rules: punto banco's tableau with three options (the "
+              "Player's 5, the Banker's 3 against a 9 and 5 against a 4). Default: the free game.")
+@click.option("--rules", "rules", metavar="NAME|FILE",
+              help="Solve the options of this rule set's tableau (tableau.player_options, tableau.banker_options).")
 @click.option("--commission", default="0", show_default=True, metavar="PCT",
               help="Share of the Banker's wins paid to the house, in per cent (e.g. 5): the game is then not zero-sum.")
-@shoe_options("Number of 52-card decks in the shoe (default 8; model B).")
+@click.option("--by-commission", is_flag=True,
+              help="A table of the equilibrium as the commission goes from 0 to 10%, with each commission where a "
+                   "choice changes.")
+@shoe_options("Number of 52-card decks in the shoe (default 8; models B2 and B3).")
 @output_options
 @domain_errors
-def chemin(infinite, commission, decks, remove, shoe_file, fmt, exact):
+def chemin(model, infinite, casino, rules, commission, by_commission, decks, remove, shoe_file, fmt, exact):
     """Chemin de fer solved exactly as a two-person game.
 
-    The Player draws on 0-4, stands on 6-7 and chooses on 5 knowing only his total; the Banker
-    chooses at every total (model B: his two cards) and Player's third card or stand. Prints the
-    Player's probability of drawing on 5, the Banker's strategy grid, the value of the game to
-    the Banker and what the punto banco tableau costs each side.
+    The free game (default): the Player draws on 0-4, stands on 6-7 and chooses on 5; the Banker
+    chooses at every cell. --casino: only the options of the casino tableau. Prints the Player's
+    choices, the Banker's grid, the value of the game to the Banker and what punto banco's
+    choices cost each side; --by-commission how they move as the commission goes from 0 to 10%.
     """
-    from .chemin import solve
+    from .chemin import commission_table, game, solve
+    from .tableau import CASINO, FREE
 
     share = cards.parse_percent(commission)
-    if infinite and (decks is not None or remove or shoe_file is not None):
-        raise cards.BaccaratError("--infinite is the infinite deck: it takes no --decks, --remove or --shoe")
-    shoe = None if infinite else cards.make_shoe(decks, remove, shoe_file)
-    emit(views.chemin(solve(shoe, share), shoe), fmt, exact)
+    model = (model or ("A" if infinite else "B2")).upper()
+    if model == "A" and (decks is not None or remove or shoe_file is not None):
+        raise cards.BaccaratError("model A (--infinite) is the infinite deck: it takes no --decks, --remove or --shoe")
+    if infinite and model != "A":
+        raise cards.BaccaratError(f"--infinite is model A: it cannot be model {model}")
+    if casino and rules:
+        raise cards.BaccaratError("--casino and --rules both give a tableau: give one")
+    if by_commission and share:
+        raise cards.BaccaratError("--by-commission goes from 0 to 10% itself: it takes no --commission")
+    tableau = CASINO if casino else FREE
+    if rules:
+        tableau = rulefile.get_rules(rules).tableau
+        if not any(tableau.player_options) and not tableau.banker_option_cells():
+            raise cards.BaccaratError(f"the tableau of rules {rules!r} has no options to solve: mark them with "
+                                      "tableau.player_options and tableau.banker_options")
+    shoe = None if model == "A" else cards.make_shoe(decks, remove, shoe_file)
+    played = game(shoe, tableau, model)
+    if by_commission:
+        emit(views.chemin_by_commission(played, commission_table(played)), fmt, exact)
+    else:
+        emit(views.chemin(solve(played, share)), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)

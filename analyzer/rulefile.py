@@ -32,13 +32,13 @@ from .cards import MAX_DIGITS, BaccaratError
 from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .eor import check_tags
-from .tableau import PUNTO_BANCO, STOOD, Tableau
+from .tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from .userfiles import parse_toml, read_text
 
 TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets", "counts", "poker"}
 BET_KEYS = {"id", "name", "source", "commission", "lines"}
 LINE_KEYS = {"label", "when", "pays"}
-TABLEAU_KEYS = {"name", "player_draws", "banker"}
+TABLEAU_KEYS = {"name", "player_draws", "banker", "player_options", "banker_options"}
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
 SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MAX_LINES = 1000  # pay lines of a bet: the largest pay table dealt has a dozen; each line's cells are held at once
@@ -323,10 +323,32 @@ def parse_tableau(data, where: str) -> Tableau:
         rows.append(tuple(c == "D" for c in cells))
     rows += [(False,) * 11] * 2  # 8 and 9 are naturals: nobody draws
     name = text_field(data, "name", where, "tableau") or "custom"
-    return Tableau(name, tuple(t in draws for t in range(10)), tuple(rows))
+    player, banker = parse_options(data, where)
+    return with_options(Tableau(name, tuple(t in draws for t in range(10)), tuple(rows)), name, player, banker)
+
+
+def parse_options(data: dict, where: str) -> tuple[set, set]:
+    """The optional cells of a tableau (chemin de fer): ``player_options``, a list of the
+    Player's totals 0-7, and ``banker_options``, a table from the Banker's totals 0-7 to lists
+    of the Player's third cards 0-9 or "stood". The grid still says what is played there
+    outside ``baccarat chemin``."""
+    player = data.get("player_options", [])
+    if not isinstance(player, list) or not all(type(t) is int and 0 <= t <= 7 for t in player):
+        raise BaccaratError(f"{where}: tableau.player_options: must list the Player's totals 0-7 on which he may choose")
+    banker = data.get("banker_options", {})
+    if not isinstance(banker, dict):
+        raise BaccaratError(f"{where}: tableau.banker_options: must be a table of Banker totals 0-7")
+    check_keys(banker, {str(t) for t in range(8)}, where, "tableau.banker_options")
+    cells = set()
+    for total, thirds in banker.items():
+        if not isinstance(thirds, list) or not all((type(k) is int and 0 <= k <= 9) or k == "stood" for k in thirds):
+            raise BaccaratError(f"{where}: tableau.banker_options.{total}: must list the Player's third cards 0-9 "
+                                "or \"stood\" where the Banker may choose")
+        cells |= {(int(total), STOOD if k == "stood" else k) for k in thirds}
+    return set(player), cells
 
 
 def tableau_grid(tableau: Tableau) -> list[list[str]]:
-    """The Banker's grid as rows of D/S, with the Player's rule: for `rules show`."""
-    return [[str(total)] + ["D" if tableau.banker_draws[total][k] else "S" for k in range(10)]
-            + ["D" if tableau.banker_draws[total][STOOD] else "S"] for total in range(8)]
+    """The Banker's grid as rows of D/S (an optional cell marked *), for `rules show`."""
+    return [[str(total)] + ["DS"[not tableau.banker_draws[total][k]] + "*" * tableau.banker_options[total][k]
+                            for k in range(11)] for total in range(8)]

@@ -173,14 +173,21 @@ def tableau_view(tableau: Tableau) -> View:
     """The Banker's drawing grid: D draw, S stand, by his two-card total and the Player's third
     card (or the Player stood)."""
     player = ", ".join(str(t) for t in range(10) if tableau.player_draws[t])
+    chooses = [t for t in range(8) if tableau.player_options[t]]
+    options = tableau.banker_option_cells()
     headers = [str(k) for k in range(10)] + ["stood"]
     return View(
-        title=(f"Tableau {tableau.name}: the Player draws on {player}; the Banker draws (D) or stands (S) by his "
-               "total (rows) and the Player's third card (columns), or when the Player stood"),
+        title=(f"Tableau {tableau.name}: the Player draws on {player}"
+               + (f" (may choose on {', '.join(map(str, chooses))})" if chooses else "")
+               + "; the Banker draws (D) or stands (S) by his total (rows) and the Player's third card (columns), "
+               "or when the Player stood" + ("; * the Banker may choose (chemin de fer)" if options else "")),
         columns=[Column("banker", "Banker total")] + [Column(h, h) for h in headers],
         rows=[dict(zip(["banker"] + headers, row)) for row in tableau_grid(tableau)],
         data={"name": tableau.name, "player_draws": [t for t in range(10) if tableau.player_draws[t]],
-              "banker": {row[0]: "".join(row[1:11]) + " " + row[11] for row in tableau_grid(tableau)}},
+              "banker": {str(t): "".join("DS"[not tableau.banker_draws[t][k]] for k in range(10))
+                         + " " + "DS"[not tableau.banker_draws[t][10]] for t in range(8)}}
+        | ({"player_options": chooses, "banker_options": [[t, "stood" if k == 10 else k] for t, k in options]}
+           if chooses or options else {}),
     )
 
 
@@ -211,12 +218,17 @@ def rules_show(rules: RuleSet) -> View:
     """A rule set's bets and pay tables, and its drawing tableau."""
     tableau = rules.tableau
     player = ", ".join(str(t) for t in range(10) if tableau.player_draws[t])
-    grid = "\n".join(f"  {row[0]}: {' '.join(row[1:11])}  | {row[11]}" for row in tableau_grid(tableau))
+    options = any(tableau.player_options) or tableau.banker_option_cells()
+    width = 2 if options else 1
+    grid = "\n".join(f"  {row[0]}: {' '.join(c.ljust(width) for c in row[1:11])}{' ' * (3 - width)}| {row[11]}" for row in tableau_grid(tableau))
+    chooses = [str(t) for t in range(8) if tableau.player_options[t]]
+    player += f" (may choose on {', '.join(chooses)})" if chooses else ""
     rows = [{"bet": b.id, "name": b.name, "pays": b.pay_table(), "source": b.source} for b in rules.bets]
     return View(
         title=(f"Rule set {rules.name}: {rules.description}\nSource: {rules.source or '-'}\n"
                f"Tableau: {tableau.name}; Player draws on {player}; Banker draws (D) or stands (S)\n"
-               f"  by Banker total, against the Player's third card 0-9 | when the Player stood:\n{grid}"),
+               f"  by Banker total, against the Player's third card 0-9 | when the Player stood"
+               + ("; * the Banker may choose (chemin de fer)" if options else "") + f":\n{grid}"),
         columns=[Column("bet", "id"), Column("name", "name"), Column("pays", "pays"), Column("source", "source")],
         rows=rows,
         data={"name": rules.name, "description": rules.description, "source": rules.source,
@@ -475,68 +487,146 @@ def _plain(value):
     return value.item() if hasattr(value, "item") else value
 
 
-def chemin(sol, shoe: Shoe | None) -> View:
-    """The equilibrium of chemin de fer: the Player's drawing on 5, the Banker's grid, the value,
-    and what playing the punto banco tableau instead costs each side."""
+MODEL_TEXT = {
+    "A": "model A: cards drawn with replacement; each side knows its total",
+    "B2": "model B2: no replacement; the Banker knows his two cards, the Player his total",
+    "B3": "model B3: no replacement; each side knows its two cards",
+}
+
+
+def chemin_where(game) -> str:
+    """The game, the shoe and the information model, in words."""
+    shoe = "infinite deck" if game.shoe is None else game.shoe.describe()
+    return f"Chemin de fer, {game.tableau.name}; {shoe} ({MODEL_TEXT[game.model]})"
+
+
+def choice_text(q) -> str:
+    return "D" if q == 1 else "S" if q == 0 else str(q)
+
+
+def cards_text(cards) -> str:
+    return f"{cards[0]}-{cards[1]}"
+
+
+def chemin(sol) -> View:
+    """The equilibrium of chemin de fer: the Player's choices, the Banker's grid (his options
+    bracketed where the tableau fixes other cells), the value, and what playing the tableau's own
+    choices at the options costs each side."""
     from .chemin import deviations, pure_deviation_gains
+    from .tableau import PUNTO_BANCO
 
     game = sol.game
-    by_total = {}  # (total, third) -> {cards or None: draw probability}
-    for i, q in sol.q.items():
-        known, third = game.labels[i]
-        total = game.banker_total(i)
-        by_total.setdefault((total, third), {})[None if game.model == "A" else known] = q
+    tableau = game.tableau
+    by_cell = {}  # (total, third) -> {cards or None: draw probability}
+    for i, q in sol.y.items():
+        total, cards, third = game.banker_sets[i]
+        by_cell.setdefault((total, third), {})[cards] = q
+    every_cell = all(tableau.banker_options[t][k] for t in range(8) for k in range(11))
 
     def cell(total, third):
-        qs = set(by_total.get((total, third), {}).values())
-        if not qs:
-            return ""
-        if len(qs) > 1:
-            return "by cards"
-        (q,) = qs
-        return "D" if q == 1 else "S" if q == 0 else str(q)
+        if not tableau.banker_options[total][third]:
+            return "DS"[not tableau.banker_draws[total][third]]
+        qs = set(by_cell.get((total, third), {}).values())
+        text = "" if not qs else "by cards" if len(qs) > 1 else choice_text(qs.pop())
+        return text if every_cell or not text else f"[{text}]"
 
-    thirds = list(range(10)) + [10]
+    thirds = list(range(11))
     header = lambda x: "stood" if x == 10 else str(x)  # noqa: E731
     rows = [{"banker": str(total)} | {header(x): cell(total, x) for x in thirds} for total in range(8)]
     by_cards = [{"cards": list(cards), "total": total, "player_third": header(third), "draw": q}
-                for (total, third), choices in sorted(by_total.items()) if len(set(choices.values())) > 1
+                for (total, third), choices in sorted(by_cell.items()) if len(set(choices.values())) > 1
                 for cards, q in sorted(choices.items())]
+    players = [{"total": total, "cards": list(cards) if cards else None, "draw": sol.x[s]}
+               for s, (total, cards) in enumerate(game.player_sets)]
     cost = deviations(sol)
     player_gain, banker_gain = pure_deviation_gains(sol)
-    where = "infinite deck (model A: cards drawn with replacement; the Banker knows his total)" if shoe is None else \
-        f"{shoe.describe()} (model B: no replacement; the Banker knows his two cards)"
     zero_sum = sol.commission == 0
+    own = "punto banco's choices" if same_choices(tableau, PUNTO_BANCO) else "the tableau's own choices"
     lines = [
-        f"Chemin de fer, {where}; " + ("zero-sum: minimax solution" if zero_sum else
-                                       f"Banker pays {percent_text(sol.commission)} commission on wins: Nash equilibrium"),
-        f"Player draws on 5 with probability {sol.p} ({percent(sol.p, 2)}"
-        + ("" if sol.five_arises() else "; he never holds 5 with this shoe") + "); value to the Banker "
-        f"{percent(sol.banker_value())} per unit ({sol.banker_value()})"
-        + ("" if zero_sum else f"; to the Player {percent(sol.player_value())}"),
-        f"Playing the punto banco tableau instead costs the Player {percent(cost['player']['against_best_reply'])} "
+        chemin_where(game) + "; " + ("zero-sum: minimax solution" if zero_sum else
+                                     f"the Banker pays {percent_text(sol.commission)} commission on wins: Nash equilibrium"),
+        player_line(sol, players) + f"; value to the Banker {percent(sol.banker_value())} per unit "
+        f"({sol.banker_value()})" + ("" if zero_sum else f", to the Player {percent(sol.player_value())}"),
+        f"Playing {own} at the options instead costs the Player {percent(cost['player']['against_best_reply'])} "
         f"and the Banker {percent(cost['banker']['against_best_reply'])} against a best reply "
         f"({percent(cost['player']['against_equilibrium'])} and {percent(cost['banker']['against_equilibrium'])} "
         "against the equilibrium strategy)",
         "Banker's strategy by his total (rows) and the Player's third card: D draw, S stand, p/q draw with "
-        "that probability" + ("; 'by cards': depends on the Banker's two cards, listed below the grid" if by_cards else ""),
+        "that probability" + ("" if every_cell else "; [ ] his options, the other cells fixed by the tableau")
+        + ("; 'by cards': depends on the Banker's two cards, listed below the grid" if by_cards else ""),
     ]
     columns = [Column("banker", "Banker")] + [Column(header(x), header(x)) for x in thirds]
-    rows += [{"banker": "-".join(map(str, b["cards"])),
-              b["player_third"]: "D" if b["draw"] == 1 else "S" if b["draw"] == 0 else str(b["draw"])} for b in by_cards]
+    rows += [{"banker": "-".join(map(str, b["cards"])), b["player_third"]: choice_text(b["draw"])} for b in by_cards]
     data = {
-        "model": game.model, "shoe": None if shoe is None else shoe_data(shoe), "commission": sol.commission,
+        "model": game.model, "tableau": tableau.name, "shoe": None if game.shoe is None else shoe_data(game.shoe),
+        "commission": sol.commission,
         "equilibrium": "minimax (zero-sum)" if zero_sum else "Nash equilibrium (mutual best responses)",
-        "player_draw_on_5": sol.p, "value": sol.banker_value(), "value_percent": percent(sol.banker_value()),
-        "player_value": sol.player_value(),
-        "grid": {str(total): {header(x): cell(total, x) for x in thirds} for total in range(8)},
+        "player_draw_on_5": sol.player_draws_on(5), "player": players,
+        "value": sol.banker_value(), "value_percent": percent(sol.banker_value()), "player_value": sol.player_value(),
+        "grid": {str(total): {header(x): cell(total, x).strip("[]") for x in thirds} for total in range(8)},
         "banker_by_cards": by_cards,
-        "indifferent": sorted([list(game.labels[i][0]) if game.model == "B" else game.labels[i][0], header(game.labels[i][1])]
-                              for i in sol.indifferent),
-        "punto_banco_cost": cost,
+        "banker": [{"total": total, "cards": list(cards) if cards else None, "player_third": header(third),
+                    "draw": sol.y[i], "tableau": "DS"[not tableau.banker_draws[total][third]]}
+                   for i, (total, cards, third) in enumerate(game.banker_sets)],
+        "tableau_choices_cost": cost,
         "best_pure_deviation_gain": {"player": player_gain, "banker": banker_gain},
     }
     return View("\n".join(lines), columns, rows, data)
+
+
+def same_choices(tableau: Tableau, other: Tableau) -> bool:
+    return tableau.player_draws == other.player_draws and tableau.banker_draws == other.banker_draws
+
+
+def player_line(sol, players: list) -> str:
+    """The Player's choices in words: "Player draws on 5 with probability 9/11 (81.82%)"."""
+    if not players:
+        return "The Player never chooses with this shoe"
+    by_total = {}
+    for p in players:
+        by_total.setdefault(p["total"], []).append(p)
+    parts = []
+    for total, sets in by_total.items():
+        overall = sol.player_draws_on(total)
+        if sets[0]["cards"] is None:
+            parts.append(f"Player draws on {total} with probability {overall} ({percent(overall, 2)})")
+        else:
+            each = ", ".join(f"{cards_text(p['cards'])} {choice_text(p['draw'])}" for p in sets)
+            parts.append(f"Player holding {total} draws by his cards: {each} (on {total} overall {percent(overall, 2)})")
+    return "; ".join(parts)
+
+
+def chemin_by_commission(game, rows: list) -> View:
+    """How the equilibrium moves as the commission goes from 0 to 10% (chemin.commission_table):
+    a row per whole per cent and a row at each commission where a choice changes."""
+    sets = list(range(len(game.player_sets))) if game.model == "B3" else []
+    columns = [Column("commission", "commission"), Column("draw5", "Player draws on 5", "percent")]
+    columns += [Column(f"p{s}", f"5: {cards_text(game.player_sets[s][1])}", "percent") for s in sets]
+    columns += [Column("value", "value to Banker", "percent"), Column("player_value", "to Player", "percent"),
+                Column("change", "what changes")]
+    table, data = [], []
+    for row in rows:
+        sol, exact = row.solution, isinstance(row.commission, Fraction)
+        values = {"draw5": sol.player_draws_on(5), "value": sol.banker_value(), "player_value": sol.player_value()}
+        values |= {f"p{s}": sol.x[s] for s in sets}
+        table.append({"commission": percent_text(row.commission) if exact else decimal_text(row.commission),
+                      "change": row.change} | values)
+        data.append({"commission": row.commission if exact else str(row.commission), "change": row.change} | values
+                    | ({} if exact else {"commission_percent": decimal_text(row.commission)}))
+    changes = sum(1 for row in rows if row.change)
+    title = (chemin_where(game) + ": the equilibrium as the Banker's commission goes from 0 to 10%, a row per whole "
+             "per cent and one where a choice changes (there the commission is an algebraic number, exact in the "
+             f"JSON, and the values those of the equilibrium just below it); {changes} change" + "s" * (changes != 1))
+    return View(title, columns, table, {"model": game.model, "tableau": game.tableau.name,
+                                        "shoe": None if game.shoe is None else shoe_data(game.shoe), "rows": data,
+                                        "player_sets": {f"p{s}": cards_text(game.player_sets[s][1]) for s in sets}})
+
+
+def decimal_text(number) -> str:
+    """An exact real number (sympy) as a percentage with 6 decimals: "5.064636%"."""
+    import sympy
+
+    return f"{sympy.N(number * 100, 30):.6f}%"
 
 
 RETURN_COLUMNS = [

@@ -577,7 +577,7 @@ def test_empty_values_are_not_defaults(tmp_path):
     assert fails("odds", "--shoe", "") == "Error: no shoe file given (an empty name)"
     assert fails("eor", "--remove-pairs", "--bet", "") == \
         "Error: rule set 'standard' has no bet '' (bets: banker, player, tie, player_pair, banker_pair)"  # not the first
-    assert fails("chemin", "--infinite", "--shoe", "").startswith("Error: --infinite is the infinite deck")
+    assert fails("chemin", "--infinite", "--shoe", "").startswith("Error: model A (--infinite) is the infinite deck")
     assert fails("simulate", "--shoes", "2", "--dask", "") == \
         "Error: --dask needs the scheduler's address, e.g. tcp://scheduler:8786"
 
