@@ -171,12 +171,11 @@ def group_sums(keys: np.ndarray, weights: np.ndarray):
 
 # --- payoffs -------------------------------------------------------------------------------------
 
-def player_utility(commission: Fraction) -> tuple:
-    """Per unit staked, by result (Player wins, tie, Banker wins)."""
-    return (1, 0, -1)
+PLAYER_RESULT = (1, 0, -1)  # the Player's result per unit staked, by (Player wins, tie, Banker wins)
 
 
 def banker_utility(commission: Fraction) -> tuple:
+    """The Banker's result per unit staked, by (Player wins, tie, Banker wins)."""
     return (-1, 0, 1 - commission)
 
 
@@ -249,7 +248,7 @@ class Solution:
         return expected(self.game, banker_utility(self.commission), self.x if x is None else x, self.y if y is None else y)
 
     def player_value(self, x=None, y=None) -> Fraction:
-        return expected(self.game, player_utility(self.commission), self.x if x is None else x, self.y if y is None else y)
+        return expected(self.game, PLAYER_RESULT, self.x if x is None else x, self.y if y is None else y)
 
     def player_draws_on(self, total: int) -> Fraction | None:
         """The Player's probability of drawing when he holds ``total`` at an option (model B3:
@@ -266,7 +265,7 @@ def solve(game: Game, commission: Fraction = Fraction(0)) -> Solution:
     """A Nash equilibrium of ``game`` (the minimax solution when there is no commission)."""
     if not 0 <= commission < 1:
         raise BaccaratError("the commission is a share of the Banker's wins: at least 0%, below 100%")
-    f = gains(game, player_utility(commission), player=True)
+    f = gains(game, PLAYER_RESULT, player=True)
     g = gains(game, banker_utility(commission), player=False)
     x, y = dominance(game, f, g)
     for found in supports(f, g, x, y, game):
@@ -370,7 +369,7 @@ def best_reply(gain: dict, other: dict) -> dict:
 
 
 def side_gains(sol: Solution) -> tuple[dict, dict]:
-    return (gains(sol.game, player_utility(sol.commission), player=True),
+    return (gains(sol.game, PLAYER_RESULT, player=True),
             gains(sol.game, banker_utility(sol.commission), player=False))
 
 
