@@ -304,11 +304,17 @@ def supports(f: dict, g: dict, x0: dict, y0: dict, game: Game):
             for choice in product((1, 0), repeat=len(pure_s)):
                 x = x0 | {s: Fraction(c) for s, c in zip(pure_s, choice)}
                 reduced = {i: g[i].given(x) for i in free_i}
-                able = [i for i in free_i if reduced[i].bounds()[0] <= 0 <= reduced[i].bounds()[1]]
+                able = [i for i in free_i if sign_changes(reduced[i])]
                 for mixed_i in combinations(able, j):
                     found = equilibrium(f, g, x, y0, free_i, pure_s, mixed_s, mixed_i, reduced, game)
                     if found:
                         yield found
+
+
+def sign_changes(affine: Affine) -> bool:
+    """Whether the gain can be 0 as the free variables range over [0, 1]."""
+    low, high = affine.bounds()
+    return low <= 0 <= high
 
 
 def equilibrium(f, g, x, y0, free_i, pure_s, mixed_s, mixed_i, reduced, game):
@@ -453,8 +459,7 @@ def piece_end(game: Game, sol: Solution, win: dict, loss: dict, at: Fraction, st
                        (poly_mul(poly_add(d, poly_scale(n[k], -1)), d), f"{set_name(game, s, True)} stops mixing")]
     for i in range(len(game.banker_sets)):
         if i not in mixed_i:
-            value = poly_scale(gain_poly(i), 1)
-            value = poly_mul(value, d)
+            value = poly_mul(gain_poly(i), d)
             for k, s in enumerate(mixed_s):
                 value = poly_add(value, poly_mul(gain_poly(i, s), n[k]))
             sign = 1 if sol.y[i] == 1 else -1
@@ -563,7 +568,7 @@ def commission_table(game: Game, stop: Fraction = Fraction(1, 10), step: Fractio
 
 def changes(game: Game, before: Solution, after: Solution) -> str:
     """The sets whose choice (draw, stand or mix) differs: "Banker 5 (2-3) v 4: D to S"."""
-    kind = lambda q: choice_text_of(q)  # noqa: E731
+    kind = choice_text_of
     said = [f"{set_name(game, s, True)}: {kind(before.x[s])} to {kind(after.x[s])}"
             for s in before.x if kind(before.x[s]) != kind(after.x[s])]
     said += [f"{set_name(game, i, False)}: {kind(before.y[i])} to {kind(after.y[i])}"

@@ -513,7 +513,6 @@ def chemin(sol) -> View:
     bracketed where the tableau fixes other cells), the value, and what playing the tableau's own
     choices at the options costs each side."""
     from .chemin import deviations, pure_deviation_gains
-    from .tableau import PUNTO_BANCO
 
     game = sol.game
     tableau = game.tableau
