@@ -156,12 +156,12 @@ class RuleSet:
         """The same rule set without its card-level bets (those counted at their own card detail)."""
         return replace(self, bets=tuple(b for b in self.bets if not b.card_level))
 
-    def tag_set(self, text: str, option: str = "--tags") -> tuple[list[int], str]:
+    def tag_set(self, text: str) -> tuple[list[int], str]:
         """(tags, name) of a count: one named in the rule set's [counts], or 10 integers given."""
         from .eor import parse_tags
 
         named = dict(self.counts)
-        return (list(named[text]), text) if text in named else (parse_tags(text, option), "given")
+        return (list(named[text]), text) if text in named else (parse_tags(text), "given")
 
 
 def _sum(terms, start):

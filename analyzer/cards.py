@@ -318,7 +318,7 @@ def make_shoe(decks: int | str | None = None, remove: str = "", shoe_file: str |
     """The shoe a user asks for: ``decks`` full decks (a number or its text; default 8) or a shoe
     file, less ``remove`` (comma-separated cards). At least 6 cards must remain, enough for any coup."""
     if decks is not None and shoe_file is not None:
-        raise BaccaratError("give --decks or --shoe, not both")
+        raise BaccaratError("give {decks} or {shoe_file}, not both", names=("decks", "shoe_file"))
     if isinstance(decks, str):
         decks = parse_decks(decks)
     shoe = load_shoe(shoe_file) if shoe_file is not None else Shoe.decks(8 if decks is None else decks)

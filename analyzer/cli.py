@@ -13,7 +13,7 @@ from contextlib import contextmanager, nullcontext
 
 import click
 
-from . import BUILT_IN, __version__
+from . import BUILT_IN, __version__, errors
 from .signals import STOP_SIGNALS
 
 
@@ -75,19 +75,24 @@ def error_line(message: str) -> str:
 
 
 def domain_errors(command):
-    """Turn the core's BaccaratError into click's ``Error: ...`` with exit status 1, and Ctrl-C
-    into :class:`Stopped`."""
+    """Turn the core's BaccaratError into click's ``Error: ...`` with exit status 1, the inputs
+    it names called by this command's flags, and Ctrl-C into :class:`Stopped`."""
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
         try:
             return command(*args, **kwargs)
-        except cards.BaccaratError as exc:
-            raise click.ClickException(str(exc)) from None
+        except errors.BaccaratError as exc:
+            raise click.ClickException(exc.naming(flags(click.get_current_context().command))) from None
         except KeyboardInterrupt:
             raise Stopped(signal.SIGINT) from None
 
     return wrapper
+
+
+def flags(command: click.Command) -> dict:
+    """Each option's parameter name -> its long flag: ``{"shoe_file": "--shoe"}``."""
+    return {p.name: max(p.opts, key=len) for p in command.params if isinstance(p, click.Option)}
 
 
 RECEIVED = []  # the stop signals received while a command runs, in order
@@ -287,7 +292,7 @@ def edge(rules, view, bet_ids, decks, remove, shoe_file, known, fmt, exact):
     if bet_ids:
         ids = [b.strip() for b in bet_ids.split(",") if b.strip()]
         if not ids:
-            raise cards.BaccaratError("--bets: no bet id given")
+            raise click.ClickException("--bets: no bet id given")
         rule_set = rule_set.only(ids)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     if view == "edge":
@@ -370,7 +375,7 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, known,
     edge equal Player's (--bet banker --vary commission --match player).
     """
     if edge_pct is not None and match is not None:
-        raise cards.BaccaratError("give --edge or --match, not both")
+        raise click.ClickException("give --edge or --match, not both")
     knowledge = known_cards.Knowledge.parse(known)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     target = cards.parse_percent("0" if edge_pct is None else edge_pct)
@@ -386,7 +391,7 @@ def progress_bar(length: int, label: str):
 
 def check_unit(unit: str) -> str:
     if unit not in ("percent", "permille"):
-        raise cards.BaccaratError(f"unknown unit {unit!r} (percent or permille)")
+        raise click.ClickException(f"unknown unit {unit!r} (percent or permille)")
     return unit
 
 
@@ -413,13 +418,13 @@ def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, known, fmt,
     shoe = cards.make_shoe(decks, remove, shoe_file)
     unit = check_unit(unit)
     if remove_pairs and knowledge:
-        raise cards.BaccaratError("--remove-pairs does not take --known")
+        raise click.ClickException("--remove-pairs does not take --known")
     if bet_id is not None and not remove_pairs:
-        raise cards.BaccaratError("--bet goes with --remove-pairs (without it, every bet is shown)")
+        raise click.ClickException("--bet goes with --remove-pairs (without it, every bet is shown)")
     if remove_pairs:
         bet = rule_set.bet(bet_id).id if bet_id is not None else rule_set.bets[0].id  # checked before the bar
         if shoe.size < 8:
-            raise cards.BaccaratError(f"removing two cards leaves a coup's 6 only from 8 cards or more (the shoe has {shoe.size})")
+            raise click.ClickException(f"removing two cards leaves a coup's 6 only from 8 cards or more (the shoe has {shoe.size})")
         with progress_bar(13 + 91, "removing pairs of cards") as advance:
             view = views.eor_pairs(rule_set, shoe, bet, unit, advance)
     else:
@@ -505,7 +510,7 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
     modes = [name for name, on in (("--sort", sort_values is not None), ("--exact-card", exact_card),
                                    ("--best-sort", best_sort), ("--by-position", by_position)) if on]
     if len(modes) != 1:
-        raise cards.BaccaratError("give one of --sort, --exact-card, --best-sort or --by-position"
+        raise click.ClickException("give one of --sort, --exact-card, --best-sort or --by-position"
                             + (f" (got {', '.join(modes)})" if modes else ""))
     places = known_cards.parse_positions(positions) if positions is not None else (tuple(range(1, 7)) if by_position else (1,))
     info = (ap.Information.sort(ap.parse_values(sort_values), places) if sort_values is not None
@@ -591,10 +596,10 @@ def batch(file, rules, bet_ids):
 @click.option("--bets", "bet_ids", default="", metavar="IDS",
               help="Track only these bets, comma-separated (default: all but the card-level bets).")
 @click.option("--workers", type=click.IntRange(1, 64), metavar="N", help="Local worker processes, 1 to 64 (default: all cores).")
-@click.option("--dask", "dask_address", metavar="ADDRESS", help="Run on the Dask cluster with this scheduler address instead.")
+@click.option("--dask", "dask", metavar="ADDRESS", help="Run on the Dask cluster with this scheduler address instead.")
 @format_option
 @domain_errors
-def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_ids, workers, dask_address, fmt):
+def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_ids, workers, dask, fmt):
     """Deal whole shoes and take every bet's exact EV at every coup.
 
     Per bet: the share of coups with positive EV, and the win per shoe of a bettor who bets one
@@ -605,23 +610,23 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     from .simulate import Counter, Deal
     from .simulate import simulate as run
 
-    if dask_address is not None and not dask_address.strip():
-        raise cards.BaccaratError("--dask needs the scheduler's address, e.g. tcp://scheduler:8786")
+    if dask is not None and not dask.strip():
+        raise click.ClickException("--dask needs the scheduler's address, e.g. tcp://scheduler:8786")
     rule_set = rulefile.get_rules(rules)
     deal = Deal(decks, cut, burn)
     trigger = cards.parse_number(trigger, "a true count (--trigger)")
     counter = None
     if tags is not None:
-        tag_set, name = rule_set.tag_set(tags, "--count")
+        tag_set, name = rule_set.tag_set(tags)
         if bet_id is None:
-            raise cards.BaccaratError("--count needs --bet: the bet the counter plays")
+            raise click.ClickException("--count needs --bet: the bet the counter plays")
         counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), trigger, name)
     elif bet_id is not None:
-        raise cards.BaccaratError("--bet is the counter's bet: give --count too")
+        raise click.ClickException("--bet is the counter's bet: give --count too")
     rule_set = chosen_bets(rule_set, bet_ids, [counter.bet_id] if counter else [])
     importlib.import_module("analyzer.batch").compile_rules(rule_set)  # a symbolic payout fails before the bar
     with progress_bar(shoes, "Dealing shoes") as advance:
-        sim = run(rule_set, deal, shoes, seed, counter, workers, dask_address, advance)
+        sim = run(rule_set, deal, shoes, seed, counter, workers, dask, advance)
     click.echo(rendering.render(views.simulate(sim), fmt))
 
 
@@ -656,18 +661,18 @@ def chemin(model, infinite, casino, rules, commission, by_commission, decks, rem
     share = cards.parse_percent(commission)
     model = (model or ("A" if infinite else "B2")).upper()
     if model == "A" and (decks is not None or remove or shoe_file is not None):
-        raise cards.BaccaratError("model A (--infinite) is the infinite deck: it takes no --decks, --remove or --shoe")
+        raise click.ClickException("model A (--infinite) is the infinite deck: it takes no --decks, --remove or --shoe")
     if infinite and model != "A":
-        raise cards.BaccaratError(f"--infinite is model A: it cannot be model {model}")
+        raise click.ClickException(f"--infinite is model A: it cannot be model {model}")
     if casino and rules:
-        raise cards.BaccaratError("--casino and --rules both give a tableau: give one")
+        raise click.ClickException("--casino and --rules both give a tableau: give one")
     if by_commission and share:
-        raise cards.BaccaratError("--by-commission goes from 0 to 10% itself: it takes no --commission")
+        raise click.ClickException("--by-commission goes from 0 to 10% itself: it takes no --commission")
     tableau = CASINO if casino else FREE
     if rules:
         tableau = rulefile.get_rules(rules).tableau
         if not any(tableau.player_options) and not tableau.banker_option_cells():
-            raise cards.BaccaratError(f"the tableau of rules {rules!r} has no options to solve: mark them with "
+            raise click.ClickException(f"the tableau of rules {rules!r} has no options to solve: mark them with "
                                       "tableau.player_options and tableau.banker_options")
     shoe = None if model == "A" else cards.make_shoe(decks, remove, shoe_file)
     played = game(shoe, tableau, model)

@@ -35,7 +35,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cards import BaccaratError, Shoe, check_playable
+from .cards import Shoe, check_playable
+from .errors import BaccaratError, Unsatisfiable
 from .knowledge import NOTHING, Knowledge
 from .layout import (HEAD, KIND_VALUE, NONE, PLACES, POSITION_FIELDS, Detail, Needs, draws, head_flags, representatives,
                      value_fields)
@@ -161,10 +162,6 @@ def enumerate_coup(shoe: Shoe, tableau: Tableau = PUNTO_BANCO, knowledge: Knowle
             raise Unsatisfiable(f"no deal from this shoe agrees with the known cards ({knowledge.describe()})")
         return dist
     return replace(_enumerate(shoe.canonical(), tableau), shoe=shoe)
-
-
-class Unsatisfiable(BaccaratError):
-    """The shoe holds no six-card sequence that agrees with what is known."""
 
 
 def possible_coup(shoe: Shoe, tableau: Tableau, knowledge: Knowledge) -> Distribution | None:

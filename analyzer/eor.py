@@ -246,7 +246,7 @@ def linear_slope(eors, tags, weights, shoe_size: int) -> Fraction:
     return Fraction(shoe_size, 52) * num / den
 
 
-def parse_tags(text: str, option: str = "--tags") -> list[int]:
+def parse_tags(text: str) -> list[int]:
     """Ten integer tags A,2,...,9,T (T for the whole zero class).
 
     >>> parse_tags("0,0,0,-1,-1,-1,-1,2,2,0")
@@ -258,17 +258,18 @@ def parse_tags(text: str, option: str = "--tags") -> list[int]:
     except ValueError:
         tags = None
     if tags is None or len(tags) != 10:
-        raise BaccaratError(f"{option} takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {text!r}")
-    check_tags(tags, option)
+        raise BaccaratError(f"{{tags}} takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {text!r}",
+                            names=("tags",))
+    check_tags(tags, "{tags}", names=("tags",))
     return tags
 
 
 MAX_TAG = 1000  # a count's tags are single digits in practice; this keeps every figure printable
 
 
-def check_tags(tags, where: str):
+def check_tags(tags, context: str, names: tuple = ()):
     if any(abs(t) > MAX_TAG for t in tags):
-        raise BaccaratError(f"{where}: a tag must be between -{MAX_TAG} and {MAX_TAG}")
+        raise BaccaratError(f"{context}: a tag must be between -{MAX_TAG} and {MAX_TAG}", names)
 
 
 # The shoe in play ---------------------------------------------------------------------------

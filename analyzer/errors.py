@@ -1,8 +1,40 @@
-"""The errors the library raises for what a user gave it; the CLI prints each as one line."""
+"""The errors the library raises for what a user gave it. The library knows nothing of the
+command line: where a message names one of the caller's inputs, it writes the input's parameter
+name in braces (``{decks}``), and whoever shows the message says how its user calls that input:
+a library user reads the parameter's name, the command line's user the option's flag.
+
+>>> error = BaccaratError("give {decks} or {shoe_file}, not both", names=("decks", "shoe_file"))
+>>> str(error)
+'give decks or shoe_file, not both'
+>>> error.naming({"decks": "--decks", "shoe_file": "--shoe"})
+'give --decks or --shoe, not both'
+"""
+
+from __future__ import annotations
 
 
 class BaccaratError(ValueError):
-    """A problem with the user's input; the CLI prints it as ``Error: ...``."""
+    """A problem with the user's input. ``names`` are the parameters the message names in braces;
+    :meth:`naming` fills them in (by default with the parameter names themselves)."""
+
+    def __init__(self, message: str, names: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.names = tuple(names)
+
+    def naming(self, names) -> str:
+        """The message, each ``{name}`` it names replaced by ``names[name]`` (the name itself
+        where ``names`` has none). Braces in the user's own text are left as they are."""
+        message = self.args[0] if self.args else ""
+        for name in self.names:
+            message = message.replace("{" + name + "}", names.get(name, name))
+        return message
+
+    def __str__(self) -> str:
+        return self.naming({})
+
+
+class Unsatisfiable(BaccaratError):
+    """The shoe holds no six-card sequence that agrees with what is known of the cards."""
 
 
 class RunFailed(BaccaratError):

@@ -115,8 +115,8 @@ def plan(request: Request) -> Plan:
         known = {b.id for r in rule_sets for b in r.bets}
         for bet_id in side_bets:
             if bet_id not in known:
-                raise BaccaratError(f"--side-bets: no bet {bet_id!r} in {', '.join(names)} "
-                                    f"(bets: {', '.join(sorted(known))})")
+                raise BaccaratError(f"{{side_bets}}: no bet {bet_id!r} in {', '.join(names)} "
+                                    f"(bets: {', '.join(sorted(known))})", names=("side_bets",))
     full = full_decks(shoe)
     deck_counts = tuple(sorted(set(REPORT_DECKS) | ({full} if full else set())))
     for r in rule_sets:
@@ -552,7 +552,7 @@ def check_destination(out: str | Path, force: bool) -> Path:
             raise BaccaratError(f"cannot write {str(path)!r}: folder {str(parent)!r} is not writable")
         if path.exists() or path.is_symlink():
             if not force:
-                raise BaccaratError(f"{str(path)!r} exists; use --force to replace it")
+                raise BaccaratError(f"{str(path)!r} exists; use {{force}} to replace it", names=("force",))
             if not path.is_dir() or path.is_symlink():
                 raise BaccaratError(f"{str(path)!r} is not a folder; not replacing it")
             if any(path.iterdir()) and not is_report(path):

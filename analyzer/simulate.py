@@ -55,15 +55,16 @@ class Deal:
 
     def __post_init__(self):
         if self.decks < 1:
-            raise BaccaratError("--decks must be at least 1")
+            raise BaccaratError("{decks} must be at least 1", names=("decks",))
         if self.cut < 5:
             raise BaccaratError(f"the cut card must leave at least 5 cards behind it, so every coup can be finished (got {self.cut})")
         if self.cut >= 52 * self.decks:
             raise BaccaratError(f"the cut card ({self.cut} cards from the end) is beyond the shoe's {52 * self.decks} cards")
         if self.decks > MAX_DECKS:
-            raise BaccaratError(f"--decks: at most {MAX_DECKS} decks (every coup's shoe must stay on the fast exact path)")
+            raise BaccaratError(f"{{decks}}: at most {MAX_DECKS} decks (every coup's shoe must stay on the fast exact path)",
+                                 names=("decks",))
         if not (self.burn in ("face", "none") or (self.burn.isascii() and self.burn.isdigit() and len(self.burn) < 6)):
-            raise BaccaratError(f"--burn is face, none or a number of cards (got {self.burn!r})")
+            raise BaccaratError(f"{{burn}} is face, none or a number of cards (got {self.burn!r})", names=("burn",))
         if self.burn.isdigit():
             object.__setattr__(self, "burn", str(int(self.burn)))
         fewest = {"face": 2, "none": 0}[self.burn] if self.burn in ("face", "none") else int(self.burn)
@@ -305,7 +306,7 @@ def simulate(rules: RuleSet, deal: Deal, shoes: int, seed: int, counter: Counter
     A worker that dies or a cluster that is lost raises RunFailed; an interrupt (or any other
     exception on the way) stops the workers before it goes on."""
     if shoes < 1:
-        raise BaccaratError("--shoes must be at least 1")
+        raise BaccaratError("{shoes} must be at least 1", names=("shoes",))
     compile_rules(rules)  # refuse symbolic payouts before any work; forked workers inherit the polynomials
     if counter is not None:
         rules.bet(counter.bet_id)
@@ -342,7 +343,7 @@ def run_on_dask(address: str, run, tasks, shoes: int, progress) -> Tally:
         from distributed import Client
         from distributed.client import ClosedClientError
     except ImportError:
-        raise BaccaratError("--dask needs the dask extra: pip install 'baccarat[dask]'") from None
+        raise BaccaratError("{dask} needs the dask extra: pip install 'baccarat[dask]'", names=("dask",)) from None
     try:
         client = Client(address, timeout="5s")
     except (OSError, TimeoutError, ValueError) as error:

@@ -54,7 +54,7 @@ def amounts(bet) -> list:
 def with_symbol(bet, target: str):
     """The bet with one amount made a fresh symbol: ``commission``, or a pay line by its label or
     number (1-based)."""
-    from .cards import BaccaratError
+    from .errors import BaccaratError
 
     x = fresh_symbol(set().union(*map(free_symbols, amounts(bet))))
     if target == "commission":
@@ -69,7 +69,7 @@ def with_symbol(bet, target: str):
 def unknown(bet, vary: str | None):
     """(the bet with its unknown, the unknown, what it is) for ``solve``: the named line or
     commission, else the bet's one payout symbol, else its only pay line."""
-    from .cards import BaccaratError
+    from .errors import BaccaratError
 
     symbols = set().union(*map(free_symbols, amounts(bet)))
     if vary is not None:
@@ -81,15 +81,15 @@ def unknown(bet, vary: str | None):
     if len(bet.lines) == 1 and not symbols:
         varied, x = with_symbol(bet, "1")
         return varied, x, f"payout of '{bet.lines[0].label}'"
-    raise BaccaratError(f"bet {bet.id!r} has several pay lines or symbols: say which to solve for with --vary "
-                        f"(a line's label or number, or 'commission')")
+    raise BaccaratError(f"bet {bet.id!r} has several pay lines or symbols: say which to solve for with {{vary}} "
+                        "(a line's label or number, or 'commission')", names=("vary",))
 
 
 def solve_linear(ev, x, target: Fraction, is_commission: bool) -> Fraction:
     """The x at which the house edge -ev equals ``target``: ev is linear in x, so x is rational."""
     import sympy
 
-    from .cards import BaccaratError
+    from .errors import BaccaratError
     from .render import decimal, percent
 
     ev = sympy.expand(to_sympy(ev))

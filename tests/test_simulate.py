@@ -150,7 +150,7 @@ def test_dragon_7_with_perfect_information_wins_about_half_a_unit_per_shoe():
 
 def test_deal_refusals():
     for args, message in [((8, 4, "face"), "at least 5 cards"), ((1, 52, "face"), "beyond the shoe"),
-                          ((8, 14, "two"), "--burn is face, none or a number"), ((1, 14, "40"), "no coup before the cut")]:
+                          ((8, 14, "two"), "^burn is face, none or a number"), ((1, 14, "40"), "no coup before the cut")]:
         with pytest.raises(BaccaratError, match=message):
             Deal(*args)
     with pytest.raises(BaccaratError, match="no bet 'nope'"):
