@@ -1,8 +1,8 @@
 """Exact probabilities and house edges for mini baccarat / punto banco.
 
->>> from analyzer import Shoe, analyse, get_rules
+>>> from analyzer import Shoe, analyse
 >>> from analyzer.render import percent
->>> banker = analyse(get_rules("standard"), Shoe.decks(8))[0]
+>>> banker = analyse("standard", Shoe.decks(8))[0]
 >>> banker.bet.id, percent(banker.house_edge)
 ('banker', '1.0579%')
 
@@ -17,9 +17,11 @@ __version__ = "0.1.0"
 BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog")  # rules/*.toml
 
 _HOMES = {
-    "bets": ("Bet", "BetResult", "Line", "RuleSet", "analyse", "evaluate", "line", "where"),
-    "cards": ("BaccaratError", "Shoe", "load_shoe", "make_shoe"),
+    "analysis": ("analyse", "enumerated", "records"),
+    "bets": ("Bet", "BetResult", "Line", "RuleSet", "evaluate", "line", "where"),
+    "cards": ("Shoe", "load_shoe", "make_shoe"),
     "engine": ("Distribution", "enumerate_coup"),
+    "errors": ("BaccaratError", "RunFailed", "Unsatisfiable"),
     "knowledge": ("Knowledge",),
     "rulefile": ("get_rules", "load_rules", "parse_rules"),
     "tableau": ("PUNTO_BANCO", "Tableau"),

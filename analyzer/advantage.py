@@ -88,10 +88,10 @@ class Information:
         return ", ".join(f"{p}: {self.group_name(g)}" for p, g in zip(self.positions, state))
 
     def describe(self) -> str:
-        where = ", ".join(map(str, self.positions))
+        context = ", ".join(map(str, self.positions))
         if len(self.groups) == 10:
-            return f"the point value of card{'s' * (len(self.positions) > 1)} {where}"
-        return f"card{'s' * (len(self.positions) > 1)} {where} {'are' if len(self.positions) > 1 else 'is'} " \
+            return f"the point value of card{'s' * (len(self.positions) > 1)} {context}"
+        return f"card{'s' * (len(self.positions) > 1)} {context} {'are' if len(self.positions) > 1 else 'is'} " \
                f"{values_text(self.groups[0])} or not"
 
 
@@ -175,17 +175,17 @@ def count_table(rules: RuleSet, shoe: Shoe, bets, positions, knowledge: Knowledg
         dist = enumerate_cards(shoe, rules.tableau, detail)
         seen = [dist.fields[POSITION_FIELDS[p - 1]] for p in positions]
         assert all((kinds >= 0).all() for kinds in seen), "a revealed position always holds a card"
-        state = np.zeros(len(dist.counts), np.int64)
+        state = np.zeros(len(dist.sequences), np.int64)
         for j, kinds in enumerate(seen):
             state += KIND_VALUE[kinds] * 10**j
-        by_state = np.zeros(10 ** len(positions), dist.counts.dtype)
-        np.add.at(by_state, state, dist.counts)
+        by_state = np.zeros(10 ** len(positions), dist.sequences.dtype)
+        np.add.at(by_state, state, dist.sequences)
         if totals is None:
             totals = by_state
         assert (totals == by_state).all(), "every detail counts the same sequences"
-        settled = np.zeros((len(bet.lines), len(by_state)), dist.counts.dtype)
+        settled = np.zeros((len(bet.lines), len(by_state)), dist.sequences.dtype)
         for i, hit in enumerate(settled_masks(tuple(ln.condition for ln in bet.lines), dist.fields)):
-            np.add.at(settled[i], state[hit], dist.counts[hit])
+            np.add.at(settled[i], state[hit], dist.sequences[hit])
         lines.append(settled)
     total = int(totals.sum())
     if not total:

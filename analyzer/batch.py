@@ -238,7 +238,7 @@ def hand_classes_of(counts) -> list[int]:
 
 @dataclass(frozen=True)
 class Polynomials:
-    """The value lines of a Plan as polynomials: the basis lines' coefficients, and every value
+    """The value lines of a RulePlan as polynomials: the basis lines' coefficients, and every value
     line as an integer combination of them."""
 
     basis: np.ndarray  # [basis line, monomial]: c, float64 (exact integers)
@@ -246,7 +246,7 @@ class Polynomials:
     value_sums: tuple  # the same by value column: ((basis line, multiplier), ...), for one shoe in Python integers
     last_level: tuple  # per block (x, c) of the degree-6 monomials: (factor row x * 7 + c, parent rows, basis columns)
 
-    def counts(self, v: np.ndarray) -> np.ndarray:
+    def sequences(self, v: np.ndarray) -> np.ndarray:
         """[basis line, shoe] for the value counts v[shoe, 0..9] of shoes with N(N-1)...(N-5) <= 2**53.
 
         The last factor of each monomial is taken after the product: basis @ F6 is the sum over
@@ -262,7 +262,7 @@ class Polynomials:
 
 
 @dataclass(frozen=True, eq=False)
-class Plan:
+class RulePlan:
     """Every pay line of a rule set laid out once: the distinct lines as columns of four kinds
     (value, class, other, then the lines of card-level bets), and each bet as integer weights on
     those columns. The value lines' polynomials are compiled on first use (``polynomials``)."""
@@ -336,8 +336,8 @@ def line_kind(mask_by_value_cell: np.ndarray):
 _PLANS: dict = {}  # id(rules) -> (rules, plan): found by identity (hashing a rule set costs more than a shoe)
 
 
-def plan_of(rules: RuleSet) -> Plan:
-    """The Plan of ``rules`` (its polynomials not yet built): needs numeric payouts (a symbolic
+def plan_of(rules: RuleSet) -> RulePlan:
+    """The RulePlan of ``rules`` (its polynomials not yet built): needs numeric payouts (a symbolic
     payout has no batch value)."""
     hit = _PLANS.get(id(rules))
     if hit is not None and hit[0] is rules:
@@ -349,15 +349,15 @@ def plan_of(rules: RuleSet) -> Plan:
     return plan
 
 
-def compiled_plan(rules: RuleSet) -> Plan | None:
-    """The Plan of ``rules`` if this very rule set was compiled in this process, else None."""
+def compiled_plan(rules: RuleSet) -> RulePlan | None:
+    """The RulePlan of ``rules`` if this very rule set was compiled in this process, else None."""
     hit = _PLANS.get(id(rules))
     return hit[1] if hit is not None and hit[0] is rules and hit[1].compiled else None
 
 
-def compile_rules(rules: RuleSet) -> Plan:
-    """The Plan of ``rules`` with its polynomials built. From then on, bets.analyse evaluates
-    the rule set's shoes by the Plan (analyse_one) and evaluate_many always by polynomials.
+def compile_rules(rules: RuleSet) -> RulePlan:
+    """The RulePlan of ``rules`` with its polynomials built. From then on, analysis.analyse evaluates
+    the rule set's shoes by the RulePlan (analyse_one) and evaluate_many always by polynomials.
     (evaluate_many compiles by itself from FEW_SHOES shoes on.)"""
     plan = plan_of(rules)
     plan.polynomials
@@ -365,7 +365,7 @@ def compile_rules(rules: RuleSet) -> Plan:
 
 
 @lru_cache(maxsize=16)
-def _plan(rules: RuleSet) -> Plan:
+def _plan(rules: RuleSet) -> RulePlan:
     keep, _ = cells(rules.tableau)
     value_cell, hand_pair = np.divmod(keep, 16)
     possible = np.flatnonzero(np.bincount(value_cell))  # (np.unique would load numpy.ma)
@@ -405,7 +405,7 @@ def _plan(rules: RuleSet) -> Plan:
         for column, x in zip(line_columns[b], nets):
             weights[column, b] = x + d  # the line's net win, plus the stake the loss term takes
     card_bets = tuple((b, line_columns[b]) for b, bet in enumerate(rules.bets) if bet.card_level)
-    return Plan(rules, value_masks, possible, class_sets, tuple(settled for kind, _, settled in kinds if kind != "card"),
+    return RulePlan(rules, value_masks, possible, class_sets, tuple(settled for kind, _, settled in kinds if kind != "card"),
                 line_columns, weights, np.array(scale, object), card_bets)
 
 
@@ -451,8 +451,8 @@ def split_product(basis: np.ndarray, monomials: np.ndarray) -> np.ndarray:
     return (high << SPLIT) + low
 
 
-def analyse_one(plan: Plan, shoe: Shoe) -> list[BetResult] | None:
-    """Every bet of the plan's rule set on one shoe, exactly as bets.analyse gives them, or None
+def analyse_one(plan: RulePlan, shoe: Shoe) -> list[BetResult] | None:
+    """Every bet of the plan's rule set on one shoe, exactly as analysis.analyse gives them, or None
     where the plan does not reach (more than FAST_CARDS cards). One product of the basis
     polynomials with the shoe's 5,005 monomials (two on 26-bit halves past 2**53), the hand
     classes by their closed form; lines mixing the two, and card-level bets, by the enumerator."""
@@ -514,7 +514,7 @@ def value_counts(n: np.ndarray) -> np.ndarray:
     return np.concatenate([ranks[:, 9:].sum(1, keepdims=True), ranks[:, :9]], 1)
 
 
-def value_line_counts(plan: Plan, v: np.ndarray, split: bool) -> np.ndarray:
+def value_line_counts(plan: RulePlan, v: np.ndarray, split: bool) -> np.ndarray:
     """[shoe, value column] exact int64 counts: the basis columns by one float64 product (two on
     26-bit halves when ``split``), the others as integer combinations of them. Chunks of shoes
     run on a thread per core, each product on one BLAS thread (numpy releases the GIL)."""
@@ -523,7 +523,7 @@ def value_line_counts(plan: Plan, v: np.ndarray, split: bool) -> np.ndarray:
 
     def basis_counts(part):
         if not split:
-            return np.rint(polynomials.counts(part)).T.astype(np.int64)
+            return np.rint(polynomials.sequences(part)).T.astype(np.int64)
         monomials = falling_monomials(part, np.int64)
         return split_product(polynomials.basis, monomials).T
 
@@ -572,7 +572,7 @@ class Batch:
     6-card sequences of shoe i that settle the line in column k; ``numerators[i, b]`` is
     scale[b] * EV * total[i] for bet b, an exact integer (int64 or Python int)."""
 
-    plan: Plan
+    plan: RulePlan
     counts: np.ndarray  # [shoe, rank, suit]
     total: np.ndarray  # N(N-1)...(N-5) per shoe: int64, or Python integers beyond FAST_CARDS
     lines: np.ndarray
@@ -607,7 +607,7 @@ class Batch:
         return {bet.id: self.ev(i, b) for b, bet in enumerate(self.bets)}
 
     def results(self, i: int) -> list[BetResult]:
-        """Shoe i's BetResults, exactly those of bets.analyse on the same shoe."""
+        """Shoe i's BetResults, exactly those of analysis.analyse on the same shoe."""
         total, lines = int(self.total[i]), self.lines[i].tolist()
         return [BetResult(bet, tuple(lines[k] for k in columns), total) for bet, columns in zip(self.bets, self.plan.line_columns)]
 
@@ -670,7 +670,7 @@ def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
     return Batch(plan, n, total, lines, numerators)
 
 
-def numerators_of(plan: Plan, lines: np.ndarray, total: np.ndarray) -> np.ndarray:
+def numerators_of(plan: RulePlan, lines: np.ndarray, total: np.ndarray) -> np.ndarray:
     """scale * EV * total for every shoe and bet: sum of weights * counts, less scale * total.
     int64 where the bound max(weight) * total < 2**63 proves it exact, Python integers otherwise."""
     big = int(max(plan.weights.max(), plan.scale.max())) * int(total.max()) >= 2**63

@@ -15,13 +15,16 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .cards import MAX_DIGITS, BaccaratError, Shoe
+from .cards import BaccaratError, Shoe
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
-from .engine import Distribution, cells, enumerate_cards, enumerate_coup
+from .engine import Distribution, cells, enumerate_cards
 from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, memo, union
 from .tableau import PUNTO_BANCO, Tableau
+
+
+MAIN_BETS = ("banker", "player", "tie")  # the bets on who wins; the outcomes of the same names
 
 
 @dataclass(frozen=True)
@@ -73,55 +76,6 @@ class Bet:
         scale = math.lcm(*(x.denominator for x in nets))
         return scale, tuple(int(x * scale) for x in nets)
 
-    def pay_table(self, brief: bool = False) -> str:
-        """The pay lines in words, e.g. ``Banker wins 1:1; tie push; 5% commission``; ``brief``
-        names only the number of lines of a bet that has several."""
-        text = f"{len(self.lines)} pay lines" if brief and len(self.lines) > 1 else "; ".join(
-            f"{ln.label} {payout_text(ln.pays)}" for ln in self.lines)
-        return text + (f"; {percent_text(self.commission)} commission" if self.commission != 0 else "")
-
-
-def payout_text(pays) -> str:
-    """A payout as casinos write it.
-
-    >>> [payout_text(Fraction(p)) for p in ("1/2", "0", "25", "3/2", "0.54", "19/20", "1/3", "7/11")]
-    ['1:2', 'push', '25:1', '3:2', '0.54:1', '0.95:1', '1:3', '7/11:1']
-    >>> payout_text(Fraction(1, 2**50))[:8]
-    '0.000000'
-    """
-    if pays == 0:
-        return "push"
-    if not isinstance(pays, Fraction):
-        return f"{pays}:1"
-    if pays.denominator <= 5:
-        return f"{pays.numerator}:{pays.denominator}"
-    d, twos, fives = pays.denominator, 0, 0
-    while d % 2 == 0:
-        d, twos = d // 2, twos + 1
-    while d % 5 == 0:
-        d, fives = d // 5, fives + 1
-    if d == 1:  # a terminating decimal, as casinos write 0.54:1
-        from .render import decimal
-
-        return f"{decimal(pays, max(twos, fives))}:1"
-    return f"{pays}:1"
-
-
-def percent_text(q) -> str:
-    """A commission as a percentage.
-
-    >>> percent_text(Fraction(1, 20)), percent_text(Fraction(1, 40)), percent_text(Fraction(9999, 10000)), percent_text(Fraction(1, 300))
-    ('5%', '2.5%', '99.99%', '1/3%')
-    """
-    if not isinstance(q, Fraction):
-        return f"100*{q}%"
-    from .render import fixed_point
-
-    share = q * 100
-    places = next((k for k in range(MAX_DIGITS) if (share * 10**k).denominator == 1), None)  # a terminating decimal
-    return f"{share}%" if places is None else fixed_point(abs(share.numerator) * 10**places // share.denominator,
-                                                          places, share < 0) + "%"
-
 
 def line(pays, label: str, **conditions) -> Line:
     """A pay line from Python: ``line(25, "Perfect pair", player_pair=True, player_suited=True)``.
@@ -137,7 +91,7 @@ class RuleSet:
     tableau: Tableau = PUNTO_BANCO
     source: str = ""
     path: str = ""  # the file it was read from
-    counts: tuple = ()  # named count systems: (name, 10 tags for A..9 and the ten-value cards)
+    count_systems: tuple = ()  # named count systems: (name, 10 tags for A..9 and the ten-value cards)
     poker: Poker = Poker()  # where the ace stands in a straight, for the bets on poker hands
 
     def bet(self, bet_id: str) -> Bet:
@@ -156,13 +110,6 @@ class RuleSet:
         """The same rule set without its card-level bets (those counted at their own card detail)."""
         return replace(self, bets=tuple(b for b in self.bets if not b.card_level))
 
-    def tag_set(self, text: str) -> tuple[list[int], str]:
-        """(tags, name) of a count: one named in the rule set's [counts], or 10 integers given."""
-        from .eor import parse_tags
-
-        named = dict(self.counts)
-        return (list(named[text]), text) if text in named else (parse_tags(text), "given")
-
 
 def _sum(terms, start):
     for term in terms:
@@ -177,35 +124,35 @@ class BetResult:
     payouts from integer sums over one common denominator (one Fraction each)."""
 
     bet: Bet
-    counts: tuple[int, ...]
+    sequences: tuple[int, ...]
     total: int
 
     @cached_property
     def line_probabilities(self) -> tuple[Fraction, ...]:
-        return tuple(Fraction(c, self.total) for c in self.counts)
+        return tuple(Fraction(c, self.total) for c in self.sequences)
 
     @cached_property
     def loss(self) -> Fraction:
-        return Fraction(self.total - sum(self.counts), self.total)
+        return Fraction(self.total - sum(self.sequences), self.total)
 
     def _lines(self):
         return zip(self.line_probabilities, self.bet.lines)
 
     @cached_property
     def win(self) -> Fraction:
-        return Fraction(sum(c for c, ln in zip(self.counts, self.bet.lines) if ln.pays != 0), self.total)
+        return Fraction(sum(c for c, ln in zip(self.sequences, self.bet.lines) if ln.pays != 0), self.total)
 
     @cached_property
     def push(self) -> Fraction:
-        return Fraction(sum(c for c, ln in zip(self.counts, self.bet.lines) if ln.pays == 0), self.total)
+        return Fraction(sum(c for c, ln in zip(self.sequences, self.bet.lines) if ln.pays == 0), self.total)
 
     @cached_property
     def ev(self):
         """Expected value per unit staked."""
         if self.bet.numeric:
             scale, nets = self.bet.integer_nets
-            lost = self.total - sum(self.counts)
-            return Fraction(sum(w * c for w, c in zip(nets, self.counts)) - scale * lost, scale * self.total)
+            lost = self.total - sum(self.sequences)
+            return Fraction(sum(w * c for w, c in zip(nets, self.sequences)) - scale * lost, scale * self.total)
         return _sum((p * self.bet.net(ln) for p, ln in self._lines() if ln.pays != 0), -self.loss)
 
     @property
@@ -222,8 +169,8 @@ class BetResult:
     def variance(self):
         if self.bet.numeric:
             scale, nets = self.bet.integer_nets
-            lost = self.total - sum(self.counts)
-            second = Fraction(sum(w * w * c for w, c in zip(nets, self.counts)) + scale * scale * lost,
+            lost = self.total - sum(self.sequences)
+            second = Fraction(sum(w * w * c for w, c in zip(nets, self.sequences)) + scale * scale * lost,
                               scale * scale * self.total)
             return second - self.ev**2
         second = _sum((p * self.bet.net(ln) ** 2 for p, ln in self._lines() if ln.pays != 0), self.loss)
@@ -233,6 +180,23 @@ class BetResult:
     def hits_one_in(self) -> Fraction | None:
         """The bet wins once in this many coups on average (1 / P(win))."""
         return 1 / self.win if self.win else None
+
+    def record(self) -> dict:
+        """The result as a plain record: the bet's id and name, the exact probabilities, EV,
+        house edges and variance (Fractions; sympy expressions for a symbolic payout), and the
+        ordered 6-card sequences settled by each pay line out of ``total``.
+
+        >>> from .rulefile import get_rules
+        >>> from .engine import enumerate_coup
+        >>> tie = evaluate(get_rules("standard").bet("tie"), enumerate_coup(Shoe.decks(8)))
+        >>> record = tie.record()
+        >>> record["bet"], record["house_edge"], record["sequences"] == [record["total"] * record["win"]]
+        ('tie', Fraction(103841353768, 723147898655), True)
+        """
+        return {"bet": self.bet.id, "name": self.bet.name, "win": self.win, "push": self.push, "loss": self.loss,
+                "ev": self.ev, "house_edge": self.house_edge, "house_edge_resolved": self.house_edge_resolved,
+                "variance": self.variance, "hits_one_in": self.hits_one_in, "sequences": list(self.sequences),
+                "total": self.total}
 
 
 @lru_cache(maxsize=1024)
@@ -298,28 +262,6 @@ def infinite_card_counts(conditions: tuple, tableau: Tableau, knowledge: Knowled
     leading = [sum((-1) ** (6 - k) * math.comb(6, k) * by_decks[k][i] for k in range(7)) for i in range(len(conditions))]
     assert all(x % math.factorial(6) == 0 for x in leading), "line counts are integer polynomials in d"
     return [x // math.factorial(6) for x in leading]
-
-
-def analyse(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
-    """Every bet of ``rules`` on ``shoe``, given ``knowledge`` of the coup's cards: by the
-    enumerator (:func:`enumerated`), or, once this rule set object is compiled (batch.compile_rules,
-    worth it from a few dozen shoes on; a batch of 32 shoes or more compiles it too), by its
-    polynomials. Both give the same exact results."""
-    if not knowledge:
-        from .batch import analyse_one, compiled_plan  # batch imports this module
-
-        plan = compiled_plan(rules)
-        results = analyse_one(plan, shoe) if plan is not None else None
-        if results is not None:
-            return results
-    return enumerated(rules, shoe, knowledge)
-
-
-def enumerated(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
-    """Every bet of ``rules`` on ``shoe`` by the enumerator, whatever is compiled: one enumeration
-    (and one more for each card detail the bets read). The route every faster one is tested against."""
-    dist = enumerate_coup(shoe, rules.tableau, knowledge)
-    return [evaluate(bet, dist) for bet in rules.bets]
 
 
 OUTCOMES = (

@@ -175,9 +175,30 @@ class Shoe:
         ranks = self.rank_counts()
         return (sum(ranks[9:]),) + ranks[:9]
 
-    def remove(self, rank: int, suit: int | None = None) -> Shoe:
-        """The shoe less one card; with no suit, from the suit that has most of that rank left
-        (the first in s, h, d, c order among equals)."""
+    def remove(self, *cards: str | int) -> Shoe:
+        """The shoe less these cards, each as written: a rank (``"5"``, ``"A"``, ``"10"`` or
+        ``"T"``, ``"K"``, or the number 5) takes one of that rank from the suit that has most left;
+        a card (``"Ah"``, ``"10s"``) takes that card. A string may list several, comma-separated.
+
+        >>> shoe = Shoe.decks(1).remove("5", "Ah", 9)
+        >>> shoe.size, shoe.rank_counts()[4], shoe.counts[0]
+        (49, 3, (1, 0, 1, 1))
+        >>> Shoe.decks(1).remove("5,5,K") == Shoe.decks(1).remove("5", 5, "K")
+        True
+        """
+        parsed = []
+        for card in cards:
+            if isinstance(card, int) and not isinstance(card, bool):
+                card = str(card)
+            if not isinstance(card, str):
+                raise BaccaratError(f"a card is written as text, such as '5', 'K' or 'Ah' (got {card!r})")
+            parsed += parse_cards(card)
+        return self.without_cards(parsed)
+
+    def without_card(self, rank: int, suit: int | None = None) -> Shoe:
+        """The shoe less one card, by index: ``rank`` into RANKS (0 is the ace), ``suit`` into
+        SUITS; with no suit, from the suit that has most of that rank left (the first in s, h, d,
+        c order among equals). :meth:`remove` takes cards as written."""
         row = self.counts[rank]
         if suit is None:
             suit = max(range(4), key=lambda s: (row[s], -s))
@@ -187,20 +208,20 @@ class Shoe:
         new_row = tuple(c - (s == suit) for s, c in enumerate(row))
         return Shoe(self.counts[:rank] + (new_row,) + self.counts[rank + 1 :])
 
-    def remove_cards(self, cards) -> Shoe:
-        """The shoe less each (rank, suit-or-None) card in turn."""
+    def without_cards(self, cards) -> Shoe:
+        """The shoe less each (rank index, suit index or None) card in turn (see :meth:`without_card`)."""
         if len(cards) > self.size:
             raise BaccaratError(f"cannot remove {len(cards)} cards from a shoe of {self.size}")
         shoe = self
         for rank, suit in cards:
-            shoe = shoe.remove(rank, suit)
+            shoe = shoe.without_card(rank, suit)
         return shoe
 
     def canonical(self) -> Shoe:
         """The shoe with its suits relabelled into a standard order (columns sorted), a
         representative of every shoe that differs from it only by the names of the suits.
 
-        >>> Shoe.decks(1).remove(0, 3).canonical().counts[0]
+        >>> Shoe.decks(1).remove("Ac").canonical().counts[0]
         (0, 1, 1, 1)
         """
         columns = sorted(zip(*self.counts))
@@ -225,36 +246,36 @@ def load_shoe(path: str | Path) -> Shoe:
         raise BaccaratError("no shoe file given (an empty name)")
     path = Path(path)
     text = read_text(path, "shoe file")
-    where = f"shoe file {str(path)!r}"
-    data = parse_json(text, where) if path.suffix.lower() == ".json" else parse_toml(text, where)
-    return shoe_from_mapping(data, where=where)
+    context = f"shoe file {str(path)!r}"
+    data = parse_json(text, context) if path.suffix.lower() == ".json" else parse_toml(text, context)
+    return shoe_from_mapping(data, context=context)
 
 
-def shoe_from_mapping(data, where: str = "shoe") -> Shoe:
+def shoe_from_mapping(data, context: str = "shoe") -> Shoe:
     """A shoe from ``{"ranks": {...}}`` or ``{"cards": {...}}`` (see :func:`load_shoe`).
 
     >>> shoe_from_mapping({"ranks": {"A": 4, "10": 8}}).describe()
     '12 cards (A:4 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 T:8 J:0 Q:0 K:0)'
     """
     if not isinstance(data, dict) or set(data) not in ({"ranks"}, {"cards"}):
-        raise BaccaratError(f"{where} must have exactly one table, 'ranks' or 'cards'")
+        raise BaccaratError(f"{context} must have exactly one table, 'ranks' or 'cards'")
     (key, table), = data.items()
     if not isinstance(table, dict):
-        raise BaccaratError(f"{where}: '{key}' must map names to counts")
+        raise BaccaratError(f"{context}: '{key}' must map names to counts")
     counts = [[0] * 4 for _ in RANKS]
     by_rank = [0] * 13
     seen = {}
     for name, count in table.items():
         if type(count) is not int or count < 0 or count > MAX_CARDS:
-            raise BaccaratError(f"{where}: count of {name!r} must be a whole number, 0 or more")
+            raise BaccaratError(f"{context}: count of {name!r} must be a whole number, 0 or more")
         try:
             card = (parse_rank(str(name)), None) if key == "ranks" else parse_card(str(name))
         except BaccaratError as exc:
-            raise BaccaratError(f"{where}: {exc}") from None
+            raise BaccaratError(f"{context}: {exc}") from None
         if key == "cards" and card[1] is None:
-            raise BaccaratError(f"{where}: card {name!r} needs a suit (s, h, d, c)")
+            raise BaccaratError(f"{context}: card {name!r} needs a suit (s, h, d, c)")
         if card in seen:
-            raise BaccaratError(f"{where}: {name!r} and {seen[card]!r} name the same {key[:-1]}")
+            raise BaccaratError(f"{context}: {name!r} and {seen[card]!r} name the same {key[:-1]}")
         seen[card] = name
         if key == "ranks":
             by_rank[card[0]] = count
@@ -322,7 +343,7 @@ def make_shoe(decks: int | str | None = None, remove: str = "", shoe_file: str |
     if isinstance(decks, str):
         decks = parse_decks(decks)
     shoe = load_shoe(shoe_file) if shoe_file is not None else Shoe.decks(8 if decks is None else decks)
-    return check_playable(shoe.remove_cards(parse_cards(remove)))
+    return check_playable(shoe.without_cards(parse_cards(remove)))
 
 
 def check_playable(shoe: Shoe) -> Shoe:
@@ -330,3 +351,24 @@ def check_playable(shoe: Shoe) -> Shoe:
     if shoe.size < 6:
         raise BaccaratError(f"a shoe needs at least 6 cards to deal a coup (this one has {shoe.size})")
     return shoe
+
+
+def parse_dealt(text: str) -> list:
+    """Dealt cards from text: commas or new lines separate cards, blank lines and # comments are
+    skipped (a line may hold one card or a whole coup).
+
+    >>> parse_dealt("5,K, # a comment, with commas\\n\\nAh")
+    [(4, None), (12, None), (0, 1)]
+    """
+    lines = (line.split("#", 1)[0] for line in text.splitlines())
+    return [parse_card(part) for line in lines for part in line.split(",") if part.strip()]
+
+
+def load_dealt(path) -> list:
+    """Dealt cards from a file (see :func:`parse_dealt`)."""
+    return parse_dealt(read_text(path, "dealt file"))  # a shoe's cards: kilobytes
+
+
+def shoe_in_play(shoe: Shoe, dealt) -> Shoe:
+    """The shoe less the cards already dealt; it must still hold a coup's 6 cards."""
+    return check_playable(shoe.without_cards(dealt))

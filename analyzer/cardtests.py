@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import COLOURS, FACE_RANKS, KINDS, RANKS, SUIT_NAMES, SUITS, BaccaratError, kind_attributes, parse_card, parse_rank
+from .cards import COLOURS, FACE_RANKS, KINDS, SUIT_NAMES, SUITS, BaccaratError, kind_attributes, parse_card, parse_rank
 from .layout import GROUPS, PLACES, Needs, memo
 
 CARD_KEYS = ("rank", "value", "suit", "colour", "face", "card")
@@ -265,7 +265,7 @@ def as_list(value):
     return value if isinstance(value, list) else [value]
 
 
-def parse_card_test(table, where: str) -> KindSet:
+def parse_card_test(table, context: str) -> KindSet:
     """The kinds that pass a card test such as ``{ rank = ["K", "Q"], suit = "h" }``.
 
     >>> sum(parse_card_test({"colour": "red", "face": True}, "x").member)
@@ -274,10 +274,10 @@ def parse_card_test(table, where: str) -> KindSet:
     (16, 52)
     """
     if not isinstance(table, dict):
-        raise BaccaratError(f"{where}: a card test is a table of {', '.join(CARD_KEYS)} (e.g. {{ rank = \"K\" }})")
+        raise BaccaratError(f"{context}: a card test is a table of {', '.join(CARD_KEYS)} (e.g. {{ rank = \"K\" }})")
     member = [True] * KINDS
     for key, value in table.items():
-        here = f"{where}.{key}"
+        here = f"{context}.{key}"
         if key not in CARD_KEYS:
             raise BaccaratError(f"{here}: unknown card attribute {key!r} (a card test has {', '.join(CARD_KEYS)})")
         passes = card_attribute(key, value, here)
@@ -285,20 +285,20 @@ def parse_card_test(table, where: str) -> KindSet:
     return KindSet(tuple(member), ", ".join(f"{k} {v}" for k, v in table.items()) or "any card")
 
 
-def card_attribute(key: str, value, where: str):
+def card_attribute(key: str, value, context: str):
     """A predicate on kinds for one attribute of a card test."""
     if key == "face":
         if not isinstance(value, bool):
-            raise BaccaratError(f"{where}: face is true or false (J, Q, K are face cards; a ten is not)")
+            raise BaccaratError(f"{context}: face is true or false (J, Q, K are face cards; a ten is not)")
         return lambda k: (k // 4 in FACE_RANKS) == value
     if key == "value":
-        allowed = set(int_values(value, range(10), where, "a point value"))
+        allowed = set(int_values(value, range(10), context, "a point value"))
         return lambda k: kind_attributes(k)["value"] in allowed
     if isinstance(value, list) and not value:
-        raise BaccaratError(f"{where}: an empty list matches nothing")
+        raise BaccaratError(f"{context}: an empty list matches nothing")
     names = as_list(value)
     if not all(isinstance(v, str) for v in names):
-        raise BaccaratError(f"{where}: {key} takes a name or a list of names (got {value!r})")
+        raise BaccaratError(f"{context}: {key} takes a name or a list of names (got {value!r})")
     try:
         if key == "rank":
             ranks = {parse_rank(v) for v in names}
@@ -309,111 +309,111 @@ def card_attribute(key: str, value, where: str):
                 raise BaccaratError("a card names its suit, e.g. Ah or Td (give a rank alone with rank = ...)")
             return lambda k: divmod(k, 4) in cards
     except BaccaratError as exc:
-        raise BaccaratError(f"{where}: {exc}") from None
+        raise BaccaratError(f"{context}: {exc}") from None
     if key == "suit":
-        suits = {suit_index(v, where) for v in names}
+        suits = {suit_index(v, context) for v in names}
         return lambda k: k % 4 in suits
     colours = set()
     for v in names:
         if v.lower() not in COLOUR_NAMES:
-            raise BaccaratError(f"{where}: unknown colour {v!r} (red: hearts and diamonds; black: spades and clubs)")
+            raise BaccaratError(f"{context}: unknown colour {v!r} (red: hearts and diamonds; black: spades and clubs)")
         colours.add(v.lower())
     return lambda k: COLOURS[kind_attributes(k)["colour"]] in colours
 
 
-def suit_index(name: str, where: str) -> int:
+def suit_index(name: str, context: str) -> int:
     text = name.strip().lower()
     for i, (letter, full) in enumerate(zip(SUITS, SUIT_NAMES)):
         if text in (letter, full):
             return i
-    raise BaccaratError(f"{where}: unknown suit {name!r} (s, h, d, c or spades, hearts, diamonds, clubs)")
+    raise BaccaratError(f"{context}: unknown suit {name!r} (s, h, d, c or spades, hearts, diamonds, clubs)")
 
 
-def int_values(value, allowed: range, where: str, what: str) -> tuple:
+def int_values(value, allowed: range, context: str, what: str) -> tuple:
     """A number, a list of numbers or a ``{ min, max }`` range, each within ``allowed``."""
     if isinstance(value, dict):
         unknown = set(value) - {"min", "max"}
         if unknown or not value:
-            raise BaccaratError(f"{where}: a range has only 'min' and 'max' (got {', '.join(sorted(unknown)) or 'neither'})")
+            raise BaccaratError(f"{context}: a range has only 'min' and 'max' (got {', '.join(sorted(unknown)) or 'neither'})")
         low, high = value.get("min", allowed[0]), value.get("max", allowed[-1])
         for end, v in (("min", low), ("max", high)):
-            int_values(v, allowed, f"{where}.{end}", what)
+            int_values(v, allowed, f"{context}.{end}", what)
         if low > high:
-            raise BaccaratError(f"{where}: min {low} is above max {high}: the range matches nothing")
+            raise BaccaratError(f"{context}: min {low} is above max {high}: the range matches nothing")
         return tuple(range(low, high + 1))
     if isinstance(value, list) and not value:
-        raise BaccaratError(f"{where}: an empty list matches nothing")
+        raise BaccaratError(f"{context}: an empty list matches nothing")
     values = as_list(value)
     for v in values:
         if type(v) is not int or v not in allowed:
-            raise BaccaratError(f"{where}: {v!r} is not {what} ({allowed[0]} to {allowed[-1]})")
+            raise BaccaratError(f"{context}: {v!r} is not {what} ({allowed[0]} to {allowed[-1]})")
     return tuple(values)
 
 
-def parse_group_test(group: str, table, where: str, poker: Poker) -> list:
+def parse_group_test(group: str, table, context: str, poker: Poker) -> list:
     """The tests of a group table, all of which must hold."""
     if not isinstance(table, dict) or not table:
-        raise BaccaratError(f"{where}: a group test is a table of {', '.join(GROUP_KEYS)} (e.g. {{ same_colour = true }})")
+        raise BaccaratError(f"{context}: a group test is a table of {', '.join(GROUP_KEYS)} (e.g. {{ same_colour = true }})")
     for key in table:
         if key not in GROUP_KEYS:
-            raise BaccaratError(f"{where}.{key}: unknown group test {key!r} (a group has {', '.join(GROUP_KEYS)})")
+            raise BaccaratError(f"{context}.{key}: unknown group test {key!r} (a group has {', '.join(GROUP_KEYS)})")
     for key, needs in (("of", "count"), ("poker_ranks", "poker")):
         if key in table and needs not in table:
-            raise BaccaratError(f"{where}.{key}: '{key}' goes with '{needs}'")
+            raise BaccaratError(f"{context}.{key}: '{key}' goes with '{needs}'")
     size = len(GROUPS[group])
     tests = []
     if "count" in table:
-        test = parse_card_test(table["of"], f"{where}.of") if "of" in table else ANY_CARD
-        tests.append(GroupCount(group, test, int_values(table["count"], range(size + 1), f"{where}.count", "a number of cards")))
+        test = parse_card_test(table["of"], f"{context}.of") if "of" in table else ANY_CARD
+        tests.append(GroupCount(group, test, int_values(table["count"], range(size + 1), f"{context}.count", "a number of cards")))
     if "every" in table:
-        tests.append(GroupEvery(group, parse_card_test(table["every"], f"{where}.every")))
+        tests.append(GroupEvery(group, parse_card_test(table["every"], f"{context}.every")))
     for key, attribute in (("same_colour", "colour"), ("same_suit", "suit")):
         if key in table:
             if not isinstance(table[key], bool):
-                raise BaccaratError(f"{where}.{key}: is true or false")
+                raise BaccaratError(f"{context}.{key}: is true or false")
             tests.append(GroupSame(group, attribute, table[key]))
     for key in ("max_value", "min_value"):
         if key in table:
-            tests.append(GroupValue(group, key[:3], int_values(table[key], range(10), f"{where}.{key}", "a point value")))
+            tests.append(GroupValue(group, key[:3], int_values(table[key], range(10), f"{context}.{key}", "a point value")))
     if "poker" in table:
-        tests.append(parse_poker(group, table, where, poker))
+        tests.append(parse_poker(group, table, context, poker))
     return tests
 
 
-def parse_poker(group: str, table: dict, where: str, poker: Poker) -> GroupPoker:
+def parse_poker(group: str, table: dict, context: str, poker: Poker) -> GroupPoker:
     names = as_list(table["poker"])
     if not names or not all(isinstance(n, str) for n in names):
-        raise BaccaratError(f"{where}.poker: a category or a list of categories ({', '.join(CATEGORIES)})")
+        raise BaccaratError(f"{context}.poker: a category or a list of categories ({', '.join(CATEGORIES)})")
     for name in names:
         if name not in CATEGORIES:
-            raise BaccaratError(f"{where}.poker: unknown poker category {name!r} (categories: {', '.join(CATEGORIES)})")
+            raise BaccaratError(f"{context}.poker: unknown poker category {name!r} (categories: {', '.join(CATEGORIES)})")
     ranks = None
     if "poker_ranks" in table:
         if not all(n in N_OF_A_KIND for n in names):
-            raise BaccaratError(f"{where}.poker_ranks: only an n-of-a-kind ({', '.join(N_OF_A_KIND)}) is limited to ranks")
+            raise BaccaratError(f"{context}.poker_ranks: only an n-of-a-kind ({', '.join(N_OF_A_KIND)}) is limited to ranks")
         text = as_list(table["poker_ranks"])
         if not text or not all(isinstance(r, str) for r in text):
-            raise BaccaratError(f"{where}.poker_ranks: a list of ranks such as [\"T\", \"J\", \"Q\", \"K\"]")
+            raise BaccaratError(f"{context}.poker_ranks: a list of ranks such as [\"T\", \"J\", \"Q\", \"K\"]")
         try:
             ranks = tuple(sorted({parse_rank(r) for r in text}))
         except BaccaratError as exc:
-            raise BaccaratError(f"{where}.poker_ranks: {exc}") from None
+            raise BaccaratError(f"{context}.poker_ranks: {exc}") from None
     return GroupPoker(group, tuple(names), ranks, poker)
 
 
-def parse_poker_rules(data, where: str) -> Poker:
+def parse_poker_rules(data, context: str) -> Poker:
     """A rule file's ``[poker]`` table: ``ace`` (both, low, high) and ``wrap`` (true/false)."""
     if not isinstance(data, dict):
-        raise BaccaratError(f"{where}: poker: must be a table with ace and wrap")
+        raise BaccaratError(f"{context}: poker: must be a table with ace and wrap")
     unknown = sorted(set(data) - {"ace", "wrap"})
     if unknown:
-        raise BaccaratError(f"{where}: poker.{unknown[0]}: unknown key (expected one of ace, wrap)")
+        raise BaccaratError(f"{context}: poker.{unknown[0]}: unknown key (expected one of ace, wrap)")
     ace = data.get("ace", "both")
     if ace not in ACE_RULES:
-        raise BaccaratError(f"{where}: poker.ace: {ace!r} is not one of {', '.join(ACE_RULES)}")
+        raise BaccaratError(f"{context}: poker.ace: {ace!r} is not one of {', '.join(ACE_RULES)}")
     wrap = data.get("wrap", False)
     if not isinstance(wrap, bool):
-        raise BaccaratError(f"{where}: poker.wrap: is true or false")
+        raise BaccaratError(f"{context}: poker.wrap: is true or false")
     return Poker(ace, wrap)
 
 

@@ -27,15 +27,26 @@ class LazyModule:
         self.name = name
 
     def __getattr__(self, attribute: str):
-        return getattr(importlib.import_module(self.name), attribute)
+        module = importlib.import_module(self.name)
+        if hasattr(module, "__path__") and not attribute.startswith("_") and not hasattr(module, attribute):
+            return importlib.import_module(f"{self.name}.{attribute}")  # a module of the package, not yet imported
+        return getattr(module, attribute)
 
 
-cards = LazyModule("analyzer.cards")
-known_cards = LazyModule("analyzer.knowledge")
-views = LazyModule("analyzer.views")
+# The core, each module imported at its first use (see LazyModule): the import graph of the CLI.
 ap = LazyModule("analyzer.advantage")
+batches = LazyModule("analyzer.batch")
+cards = LazyModule("analyzer.cards")
+chemin_game = LazyModule("analyzer.chemin")
+counting = LazyModule("analyzer.counting")
+known_cards = LazyModule("analyzer.knowledge")
+par = LazyModule("analyzer.report")
 rendering = LazyModule("analyzer.render")
 rulefile = LazyModule("analyzer.rulefile")
+shoes_dealt = LazyModule("analyzer.simulate")
+tableaus = LazyModule("analyzer.tableau")
+userfiles = LazyModule("analyzer.userfiles")
+views = LazyModule("analyzer.views")  # a package: views.edge is the module analyzer.views.edge
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -270,7 +281,7 @@ def odds(decks, remove, shoe_file, known, fmt, exact):
     """
     knowledge = known_cards.Knowledge.parse(known)
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    emit(views.odds(shoe, knowledge=knowledge), fmt, exact)
+    emit(views.outcomes.odds(shoe, knowledge=knowledge), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -296,11 +307,11 @@ def edge(rules, view, bet_ids, decks, remove, shoe_file, known, fmt, exact):
         rule_set = rule_set.only(ids)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     if view == "edge":
-        emit(views.edge(rule_set, shoe, knowledge), fmt, exact)
+        emit(views.edge.edge(rule_set, shoe, knowledge), fmt, exact)
     elif view == "returns":
-        emit(views.returns(rule_set, shoe, knowledge), fmt, exact)
+        emit(views.parsheet.returns(rule_set, shoe, knowledge), fmt, exact)
     else:
-        spread, ranges = views.volatility(rule_set, shoe, knowledge)
+        spread, ranges = views.parsheet.volatility(rule_set, shoe, knowledge)
         emit(spread if view == "volatility" else ranges, fmt, exact)
 
 
@@ -322,12 +333,12 @@ def compare(rules, decks, remove, shoe_file, known, fmt, exact):
         for r in rule_sets
         for d in deck_counts
     ]
-    emit(views.compare(variants, knowledge=knowledge), fmt, exact)
+    emit(views.edge.compare(variants, knowledge=knowledge), fmt, exact)
 
 
 def label_of(rules_name: str, decks, by_rules: bool, by_decks: bool) -> str:
     """A column heading naming what varies: the rule set, the deck count or both."""
-    deck_text = views.deck_label(decks) if decks else "shoe"
+    deck_text = views.edge.deck_label(decks) if decks else "shoe"
     if by_rules and by_decks:
         return f"{rules_name}, {deck_text}"
     return deck_text if by_decks else rules_name
@@ -343,7 +354,9 @@ def rules():
 @domain_errors
 def rules_list(fmt, exact):
     """List the built-in rule sets."""
-    emit(views.rules_list(), fmt, exact)
+    view = views.rules.rules_list()
+    view.title += " (use a name or a .toml file with --rules)"
+    emit(view, fmt, exact)
 
 
 @rules.command("show", context_settings=CONTEXT)
@@ -352,7 +365,7 @@ def rules_list(fmt, exact):
 @domain_errors
 def rules_show(name, fmt, exact):
     """Show a rule set's bets, pay tables and drawing tableau (NAME: built-in name or .toml file)."""
-    emit(views.rules_show(rulefile.get_rules(name)), fmt, exact)
+    emit(views.rules.rules_show(rulefile.get_rules(name)), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -379,7 +392,7 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, known,
     knowledge = known_cards.Knowledge.parse(known)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     target = cards.parse_percent("0" if edge_pct is None else edge_pct)
-    emit(views.solve(rulefile.get_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
+    emit(views.solve.solve(rulefile.get_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
 
 
 @contextmanager
@@ -426,9 +439,9 @@ def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, known, fmt,
         if shoe.size < 8:
             raise click.ClickException(f"removing two cards leaves a coup's 6 only from 8 cards or more (the shoe has {shoe.size})")
         with progress_bar(13 + 91, "removing pairs of cards") as advance:
-            view = views.eor_pairs(rule_set, shoe, bet, unit, advance)
+            view = views.removal.eor_pairs(rule_set, shoe, bet, unit, advance)
     else:
-        view = views.eor(rule_set, shoe, unit, knowledge=knowledge)
+        view = views.removal.eor(rule_set, shoe, unit, knowledge=knowledge)
     emit(view, fmt, exact)
 
 
@@ -452,8 +465,8 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
     rule_set = rulefile.get_rules(rules)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     counts = [cards.parse_number(tc, "a true count") for tc in true_counts.split(",")] if true_counts.strip() else []
-    tag_set, name = (None, "given") if tags is None else rule_set.tag_set(tags)
-    view = views.count(rule_set, shoe, bet_id, tag_set, counts, name)
+    tag_set, name = (None, "given") if tags is None else counting.count_system(rule_set, tags)
+    view = views.counting.count(rule_set, shoe, bet_id, tag_set, counts, name)
     emit(view, fmt, exact)
 
 
@@ -473,12 +486,10 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, fmt
     beyond the cards they removed from the shoe. Give the starting shoe with --decks or --shoe
     and the cards seen with --dealt or --dealt-file (or give the remaining counts with --shoe).
     """
-    from .eor import load_dealt, parse_dealt
-
     knowledge = known_cards.Knowledge.parse(known)
-    seen = parse_dealt(dealt) + (load_dealt(dealt_file) if dealt_file is not None else [])
+    seen = cards.parse_dealt(dealt) + (cards.load_dealt(dealt_file) if dealt_file is not None else [])
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    emit(views.now(rulefile.get_rules(rules), shoe, seen, positive, knowledge), fmt, exact)
+    emit(views.edge.now(rulefile.get_rules(rules), shoe, seen, positive, knowledge), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -521,13 +532,13 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
     bets = tuple({b: rule_set.bet(b) for b in named}.values()) if named else ap.default_bets(rule_set)  # in the order asked
     shoe = cards.make_shoe(decks, remove, shoe_file)
     if by_position:
-        view = views.by_position(rule_set, shoe, ap.by_position(rule_set, shoe, bets, places, knowledge), bets, knowledge)
+        view = views.advantage.by_position(rule_set, shoe, ap.by_position(rule_set, shoe, bets, places, knowledge), bets, knowledge)
     else:
         table = ap.count_table(rule_set, shoe, bets, places, knowledge)
         if best_sort:
-            view = views.best_sort(rule_set, shoe, ap.best_sort(table), bets, places, knowledge)
+            view = views.advantage.best_sort(rule_set, shoe, ap.best_sort(table), bets, places, knowledge)
         else:
-            view = views.advantage(rule_set, shoe, ap.advantage(table, info), knowledge)
+            view = views.advantage.advantage(rule_set, shoe, ap.advantage(table, info), knowledge)
     emit(view, fmt, exact)
 
 
@@ -561,22 +572,19 @@ def batch(file, rules, bet_ids):
     Writes one JSON object per line: {"shoe": [...], "bets": {id: {"ev": "p/q"}}}. Every line
     is read and checked before anything is written.
     """
-    from .batch import BLOCK, FAST_CARDS, as_card_counts, evaluate_many, json_lines, parse_shoe_lines
-    from .userfiles import LARGE_FILE, read_text
-
     rule_set = rulefile.get_rules(rules)
     named = chosen_bets(rule_set, bet_ids) if bet_ids.strip() else None  # an unknown id fails first
-    shoes = parse_shoe_lines(read_text(file, "shoe list", LARGE_FILE))
+    shoes = batches.parse_shoe_lines(userfiles.read_text(file, "shoe list", userfiles.LARGE_FILE))
     if not shoes:
         return
     rule_set = named or chosen_bets(rule_set, "")  # any note comes once the input is known to be good
-    slow = sum(sum(shoe) > FAST_CARDS for shoe in shoes)
-    label = f"Evaluating {len(shoes):,} shoes ({slow:,} above {FAST_CARDS:,} cards: the slower exact path)"
+    slow = sum(sum(shoe) > batches.FAST_CARDS for shoe in shoes)
+    label = f"Evaluating {len(shoes):,} shoes ({slow:,} above {batches.FAST_CARDS:,} cards: the slower exact path)"
     bar = progress_bar(len(shoes), label) if slow else nullcontext(None)  # the fast path needs none
     with bar as advance:
-        for start in range(0, len(shoes), BLOCK):
-            block = shoes[start:start + BLOCK]
-            for text in json_lines(evaluate_many(rule_set, as_card_counts(block), advance), block):
+        for start in range(0, len(shoes), batches.BLOCK):
+            block = shoes[start:start + batches.BLOCK]
+            for text in batches.json_lines(batches.evaluate_many(rule_set, batches.as_card_counts(block), advance), block):
                 click.echo(text)
 
 
@@ -607,27 +615,24 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     --count, also a counter who bets --bet at true count >= --trigger. Same seed, same results,
     on any number of workers.
     """
-    from .simulate import Counter, Deal
-    from .simulate import simulate as run
-
     if dask is not None and not dask.strip():
         raise click.ClickException("--dask needs the scheduler's address, e.g. tcp://scheduler:8786")
     rule_set = rulefile.get_rules(rules)
-    deal = Deal(decks, cut, burn)
+    deal = shoes_dealt.Deal(decks, cut, burn)
     trigger = cards.parse_number(trigger, "a true count (--trigger)")
     counter = None
     if tags is not None:
-        tag_set, name = rule_set.tag_set(tags)
+        tag_set, name = counting.count_system(rule_set, tags)
         if bet_id is None:
             raise click.ClickException("--count needs --bet: the bet the counter plays")
-        counter = Counter(rule_set.bet(bet_id).id, tuple(tag_set), trigger, name)
+        counter = shoes_dealt.Counter(rule_set.bet(bet_id).id, tuple(tag_set), trigger, name)
     elif bet_id is not None:
         raise click.ClickException("--bet is the counter's bet: give --count too")
     rule_set = chosen_bets(rule_set, bet_ids, [counter.bet_id] if counter else [])
-    importlib.import_module("analyzer.batch").compile_rules(rule_set)  # a symbolic payout fails before the bar
+    batches.compile_rules(rule_set)  # a symbolic payout fails before the bar
     with progress_bar(shoes, "Dealing shoes") as advance:
-        sim = run(rule_set, deal, shoes, seed, counter, workers, dask, advance)
-    click.echo(rendering.render(views.simulate(sim), fmt))
+        sim = shoes_dealt.simulate(rule_set, deal, shoes, seed, counter, workers, dask, advance)
+    click.echo(rendering.render(views.simulation.simulation(sim), fmt))
 
 
 @cli.command(context_settings=CONTEXT)
@@ -655,9 +660,6 @@ def chemin(model, infinite, casino, rules, commission, by_commission, decks, rem
     choices, the Banker's grid, the value of the game to the Banker and what punto banco's
     choices cost each side; --by-commission how they move as the commission goes from 0 to 10%.
     """
-    from .chemin import commission_table, game, solve
-    from .tableau import CASINO, FREE
-
     share = cards.parse_percent(commission)
     model = (model or ("A" if infinite else "B2")).upper()
     if model == "A" and (decks is not None or remove or shoe_file is not None):
@@ -668,18 +670,18 @@ def chemin(model, infinite, casino, rules, commission, by_commission, decks, rem
         raise click.ClickException("--casino and --rules both give a tableau: give one")
     if by_commission and share:
         raise click.ClickException("--by-commission goes from 0 to 10% itself: it takes no --commission")
-    tableau = CASINO if casino else FREE
+    tableau = tableaus.CASINO if casino else tableaus.FREE
     if rules:
         tableau = rulefile.get_rules(rules).tableau
         if not any(tableau.player_options) and not tableau.banker_option_cells():
             raise click.ClickException(f"the tableau of rules {rules!r} has no options to solve: mark them with "
                                       "tableau.player_options and tableau.banker_options")
     shoe = None if model == "A" else cards.make_shoe(decks, remove, shoe_file)
-    played = game(shoe, tableau, model)
+    played = chemin_game.game(shoe, tableau, model)
     if by_commission:
-        emit(views.chemin_by_commission(played, commission_table(played)), fmt, exact)
+        emit(views.chemin.chemin_by_commission(played, chemin_game.commission_table(played)), fmt, exact)
     else:
-        emit(views.chemin(solve(played, share)), fmt, exact)
+        emit(views.chemin.chemin(chemin_game.solve(played, share)), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -704,8 +706,6 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
     with the built-in rule sets, the house edge by number of decks (with the exact infinite-deck
     limit) and the effect of removal. The folder appears whole or not at all.
     """
-    from . import report as par
-
     request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper)
     plan = par.plan(request)
     par.check_destination(out, force)

@@ -140,27 +140,27 @@ class Not:
         return self.part.needs()
 
 
-def domain(name: str, where: str):
+def domain(name: str, context: str):
     """The values field ``name`` can take."""
     hand, _, number = name.rpartition("_")
     if hand in ("player", "banker") and number.isdigit():
-        raise BaccaratError(f"{where}: no card {name!r}: a hand has at most three cards ({hand}_1 to {hand}_3)")
+        raise BaccaratError(f"{context}: no card {name!r}: a hand has at most three cards ({hand}_1 to {hand}_3)")
     if name not in FIELDS:
-        raise BaccaratError(f"{where}: unknown outcome field {name!r} (fields: {', '.join(FIELDS)}; "
+        raise BaccaratError(f"{context}: unknown outcome field {name!r} (fields: {', '.join(FIELDS)}; "
                             f"cards: {', '.join(PLACES)}; groups: {', '.join(GROUPS)})")
     return FIELDS[name][1]
 
 
-def check_value(name: str, value, where: str):
+def check_value(name: str, value, context: str):
     """The value itself, if the field can take it."""
-    allowed = domain(name, where)
+    allowed = domain(name, context)
     booleans = allowed == (False, True)
     ok = isinstance(value, bool) if booleans else (
         isinstance(value, str) if allowed is WINNERS else type(value) is int
     )
     if not ok or value not in allowed:
         shown = ", ".join(map(str, allowed)) if not isinstance(allowed, range) else f"{allowed[0]} to {allowed[-1]}"
-        raise BaccaratError(f"{where}: {name} cannot be {value!r} (it is one of {shown.lower() if booleans else shown})")
+        raise BaccaratError(f"{context}: {name} cannot be {value!r} (it is one of {shown.lower() if booleans else shown})")
     return value
 
 
@@ -180,7 +180,7 @@ def where(**conditions) -> AllOf:
 MAX_DEPTH = 32  # all / any / not within each other: ample for any bet, and no recursion without end
 
 
-def parse_condition(table, where: str, poker: Poker = Poker(), depth: int = 0):
+def parse_condition(table, context: str, poker: Poker = Poker(), depth: int = 0):
     """A condition from a rule file's ``when`` table: each key a field test, or all / any / not.
 
     A field test is a value (``banker_total = 6``), a list of values (``player_total = [8, 9]``)
@@ -192,12 +192,12 @@ def parse_condition(table, where: str, poker: Poker = Poker(), depth: int = 0):
     AllOf(parts=(Is(field='winner', values=('player',)), Between(field='margin', low=4, high=9), Not(part=AllOf(parts=(Is(field='player_natural', values=(True,)),)))))
     """
     if not isinstance(table, dict):
-        raise BaccaratError(f"{where}: a condition is a table of field tests, all, any or not")
+        raise BaccaratError(f"{context}: a condition is a table of field tests, all, any or not")
     if depth > MAX_DEPTH:
-        raise BaccaratError(f"{where}: conditions nested more than {MAX_DEPTH} deep")
+        raise BaccaratError(f"{context}: conditions nested more than {MAX_DEPTH} deep")
     parts = []
     for key, value in table.items():
-        here = f"{where}.{key}"
+        here = f"{context}.{key}"
         if key in ("all", "any"):
             if not isinstance(value, list) or not value:
                 raise BaccaratError(f"{here}: '{key}' takes a non-empty list of conditions")
@@ -223,15 +223,15 @@ def parse_condition(table, where: str, poker: Poker = Poker(), depth: int = 0):
     return AllOf(tuple(parts))
 
 
-def parse_range(name: str, table: dict, where: str) -> Between:
-    allowed = domain(name, where)
+def parse_range(name: str, table: dict, context: str) -> Between:
+    allowed = domain(name, context)
     if not isinstance(allowed, range):
-        raise BaccaratError(f"{where}: {name} is not a number; give a value or a list, not a range")
+        raise BaccaratError(f"{context}: {name} is not a number; give a value or a list, not a range")
     unknown = set(table) - {"min", "max"}
     if unknown or not table:
-        raise BaccaratError(f"{where}: a range has only 'min' and 'max' (got {', '.join(sorted(unknown)) or 'neither'})")
-    low = check_value(name, table.get("min", allowed[0]), f"{where}.min")
-    high = check_value(name, table.get("max", allowed[-1]), f"{where}.max")
+        raise BaccaratError(f"{context}: a range has only 'min' and 'max' (got {', '.join(sorted(unknown)) or 'neither'})")
+    low = check_value(name, table.get("min", allowed[0]), f"{context}.min")
+    high = check_value(name, table.get("max", allowed[-1]), f"{context}.max")
     if low > high:
-        raise BaccaratError(f"{where}: min {low} is above max {high}: the range matches nothing")
+        raise BaccaratError(f"{context}: min {low} is above max {high}: the range matches nothing")
     return Between(name, low, high)

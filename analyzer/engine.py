@@ -112,20 +112,20 @@ def head_counts(shoe: Shoe, dtype=np.int64):
 class Distribution:
     """The joint distribution of a coup: for each cell (a combination of outcome fields), the
     number of ordered 6-card sequences that produce it. ``fields`` maps a field name to an integer
-    array aligned with ``counts``; ``total`` is N(N-1)...(N-5), or with ``knowledge`` the number of
+    array aligned with ``sequences``; ``total`` is N(N-1)...(N-5), or with ``knowledge`` the number of
     sequences that agree with it (every count is then of those sequences alone).
     """
 
     shoe: Shoe | None  # None: the infinite-deck limit
     tableau: Tableau
     total: int
-    counts: np.ndarray
+    sequences: np.ndarray  # ordered 6-card sequences in each cell
     fields: dict = field(repr=False)
     knowledge: Knowledge = NOTHING
 
     def count(self, mask) -> int:
         """Exact number of sequences in the cells selected by ``mask`` (booleans or indices)."""
-        return int(self.counts[mask].sum())
+        return int(self.sequences[mask].sum())
 
 
 @lru_cache(maxsize=8)
@@ -174,11 +174,13 @@ def possible_coup(shoe: Shoe, tableau: Tableau, knowledge: Knowledge) -> Distrib
 
 @lru_cache(maxsize=32)
 def _enumerate(shoe: Shoe, tableau: Tableau) -> Distribution:
-    return walk(shoe, tableau, dtype_for(shoe))
+    return closed_form(shoe, tableau, dtype_for(shoe))
 
 
-def walk(shoe: Shoe, tableau: Tableau, dtype) -> Distribution:
-    """The enumeration itself, uncached, with integer arrays of ``dtype`` (np.int64 or object)."""
+def closed_form(shoe: Shoe, tableau: Tableau, dtype) -> Distribution:
+    """The value-level enumeration itself, uncached, by closed forms rather than a walk over the
+    draws (see "How the walk is organised" above), with integer arrays of ``dtype`` (np.int64 or
+    object)."""
     g = head_counts(shoe, dtype)
     pt, bt = np.arange(10)[:, None, None, None], np.arange(10)[None, :, None, None]
     a, c = np.arange(10)[None, None, :, None], np.arange(10)[None, None, None, :]
@@ -222,7 +224,7 @@ def enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distributio
 
     >>> from .layout import Detail, Needs
     >>> dist = enumerate_cards(Shoe.decks(1), PUNTO_BANCO, Detail.of(Needs(frozenset({"player_1"}))))
-    >>> dist.total == falling(52, 6) == int(dist.counts.sum())
+    >>> dist.total == falling(52, 6) == int(dist.sequences.sum())
     True
     """
     shoe = check_playable(shoe)
@@ -270,7 +272,7 @@ class Recent:
 # The walk's output depends on the shoe only through its cards of each class (and its size), so
 # two shoes that differ only within a class - one less heart or one less diamond, to a bet on
 # colours - share one enumeration. Kept: the details a report asks of its last few shoes.
-CARD_CACHE = Recent(4_000_000, size=lambda dist: len(dist.counts))  # about 100 MB of counts
+CARD_CACHE = Recent(4_000_000, size=lambda dist: len(dist.sequences))  # about 100 MB of counts
 
 
 def _enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distribution:
@@ -425,7 +427,7 @@ def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
     """A coup read through its draws: every head of four card classes (classes split by value,
     so the tableau can be applied), grouped by the two-card totals and what the conditions read
     of the head; then the fifth and sixth cards, whose weights need only each group's sums of H,
-    H R_e and H R_e R_f (R_e: head cards of class e), as in :func:`walk`.
+    H R_e and H R_e R_f (R_e: head cards of class e), as in :func:`closed_form`.
 
     The fifth and sixth cards are followed class by class where a hand takes them or where they
     are known or revealed; elsewhere they are free and counted at once. The head's classes are
@@ -558,7 +560,7 @@ def infinite_deck(tableau: Tableau = PUNTO_BANCO, knowledge: Knowledge = NOTHING
     and each bet is counted at its card detail (bets.infinite_card_counts).
 
     >>> limit = infinite_deck()
-    >>> limit.total == 52**6, int(limit.counts.sum()) == limit.total
+    >>> limit.total == 52**6, int(limit.sequences.sum()) == limit.total
     (True, True)
     >>> infinite_deck(knowledge=Knowledge.parse(["1=6-9"])).total == 16 * 52**5
     True
@@ -571,7 +573,7 @@ def infinite_deck(tableau: Tableau = PUNTO_BANCO, knowledge: Knowledge = NOTHING
 
 @lru_cache(maxsize=8)
 def _infinite_deck(tableau: Tableau) -> Distribution:
-    counts = [enumerate_coup(Shoe.decks(d), tableau).counts.astype(object) for d in range(1, 8)]
+    counts = [enumerate_coup(Shoe.decks(d), tableau).sequences.astype(object) for d in range(1, 8)]
     sixth_difference = sum((-1) ** (6 - k) * math.comb(6, k) * counts[k] for k in range(7))
     leading = sixth_difference // math.factorial(6)
     assert (leading * math.factorial(6) == sixth_difference).all(), "cell counts are integer polynomials in d"

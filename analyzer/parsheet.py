@@ -60,8 +60,8 @@ def return_table(result: BetResult) -> list[ReturnRow]:
     True
     """
     bet = result.bet
-    rows = [ReturnRow(ln.label, bet.net(ln), c, p) for ln, c, p in zip(bet.lines, result.counts, result.line_probabilities)]
-    lost = result.total - sum(result.counts)
+    rows = [ReturnRow(ln.label, bet.net(ln), c, p) for ln, c, p in zip(bet.lines, result.sequences, result.line_probabilities)]
+    lost = result.total - sum(result.sequences)
     return rows + [ReturnRow(LOSES, Fraction(-1), lost, Fraction(lost, result.total))]
 
 

@@ -18,6 +18,8 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
 
+from .cards import MAX_DIGITS
+
 EXACT_KINDS = ("percent", "fine", "permille", "number", "sci", "sd", "one_in", "units")  # rational columns
 
 
@@ -393,3 +395,51 @@ def html_table(view: View, show_exact: bool = False) -> str:
     head = "".join(f"<th{a}>{escape(h)}</th>" for h, a in zip(headers, attr))
     body = "\n".join("<tr>" + "".join(f"<td{a}>{escape(c)}</td>" for c, a in zip(row, attr)) + "</tr>" for row in rows)
     return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
+
+
+# Pay tables in words ------------------------------------------------------------------------
+
+def pay_table(bet, brief: bool = False) -> str:
+    """The pay lines in words, e.g. ``Banker wins 1:1; tie push; 5% commission``; ``brief``
+    names only the number of lines of a bet that has several."""
+    text = f"{len(bet.lines)} pay lines" if brief and len(bet.lines) > 1 else "; ".join(
+        f"{ln.label} {payout_text(ln.pays)}" for ln in bet.lines)
+    return text + (f"; {percent_text(bet.commission)} commission" if bet.commission != 0 else "")
+
+
+def payout_text(pays) -> str:
+    """A payout as casinos write it.
+
+    >>> [payout_text(Fraction(p)) for p in ("1/2", "0", "25", "3/2", "0.54", "19/20", "1/3", "7/11")]
+    ['1:2', 'push', '25:1', '3:2', '0.54:1', '0.95:1', '1:3', '7/11:1']
+    >>> payout_text(Fraction(1, 2**50))[:8]
+    '0.000000'
+    """
+    if pays == 0:
+        return "push"
+    if not isinstance(pays, Fraction):
+        return f"{pays}:1"
+    if pays.denominator <= 5:
+        return f"{pays.numerator}:{pays.denominator}"
+    d, twos, fives = pays.denominator, 0, 0
+    while d % 2 == 0:
+        d, twos = d // 2, twos + 1
+    while d % 5 == 0:
+        d, fives = d // 5, fives + 1
+    if d == 1:  # a terminating decimal, as casinos write 0.54:1
+        return f"{decimal(pays, max(twos, fives))}:1"
+    return f"{pays}:1"
+
+
+def percent_text(q) -> str:
+    """A commission as a percentage.
+
+    >>> percent_text(Fraction(1, 20)), percent_text(Fraction(1, 40)), percent_text(Fraction(9999, 10000)), percent_text(Fraction(1, 300))
+    ('5%', '2.5%', '99.99%', '1/3%')
+    """
+    if not isinstance(q, Fraction):
+        return f"100*{q}%"
+    share = q * 100
+    places = next((k for k in range(MAX_DIGITS) if (share * 10**k).denominator == 1), None)  # a terminating decimal
+    return f"{share}%" if places is None else fixed_point(abs(share.numerator) * 10**places // share.denominator,
+                                                          places, share < 0) + "%"

@@ -40,6 +40,11 @@ from .render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table
 from .render import to_json as exact_json
 from .rulefile import BUILT_IN, get_rules
 from .signals import signals_held
+from .views import edge as edge_views
+from .views import outcomes as outcome_views
+from .views import parsheet as parsheet_views
+from .views import removal as removal_views
+from .views import rules as rule_views
 
 MAIN_BETS = ("banker", "player", "tie")
 REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit
@@ -127,7 +132,7 @@ def plan(request: Request) -> Plan:
 def full_decks(shoe: Shoe) -> int | None:
     """The number of decks of a shoe of whole, untouched decks, else None.
 
-    >>> full_decks(Shoe.decks(6)), full_decks(Shoe.decks(6).remove(0))
+    >>> full_decks(Shoe.decks(6)), full_decks(Shoe.decks(6).remove("A"))
     (6, None)
     """
     n = shoe.counts[0][0]
@@ -225,23 +230,23 @@ def build(p: Plan, command: str, progress=None) -> Report:
     title = f"Par sheet: {', '.join(r.name for r in p.rules)}; shoe of {where}" + ("; with known cards" if known else "")
     outcomes = []
     for tableau in tableaus(p):
-        outcomes.append(views.odds(shoe, tableau, known))
+        outcomes.append(outcome_views.odds(shoe, tableau, known))
         outcomes[-1].title = (f"Outcomes of one coup, tableau {tableau.name}: {outcomes[-1].data['total']:,} ordered 6-card "
                               "sequences" + (" that agree with the known cards" if known else ""))
         advance(1)
     edges = {}
     for r in p.rules:
-        edges[r.name] = views.edge(r, shoe, known)  # the shoe's enumerations, which a worker then inherits
+        edges[r.name] = edge_views.edge(r, shoe, known)  # the shoe's enumerations, which a worker then inherits
         advance(1)
-    with SideJob(lambda: {r.name: views.eor(r, shoe, knowledge=known) for r in p.rules}, p) as job:
+    with SideJob(lambda: {r.name: removal_views.eor(r, shoe, knowledge=known) for r in p.rules}, p) as job:
         by_decks = {}
         for r in p.rules:
-            by_decks[r.name] = views.by_decks(r, list(p.deck_counts), known)
+            by_decks[r.name] = edge_views.by_decks(r, list(p.deck_counts), known)
             advance(1)
-        returns = {r.name: views.returns(r, shoe, known) for r in p.rules}
-        spreads = {r.name: views.volatility(r, shoe, known) for r in p.rules}
+        returns = {r.name: parsheet_views.returns(r, shoe, known) for r in p.rules}
+        spreads = {r.name: parsheet_views.volatility(r, shoe, known) for r in p.rules}
         advance(len(p.rules))
-        comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True, knowledge=known)
+        comparison = edge_views.compare(compared_rules(p.rules, shoe), shared_only=True, knowledge=known)
         advance(1)
         edge_charts = {r.name: edge_chart(f"house-edge-{key[r.name]}", f"House edge by bet: {r.name}; {where}",
                                           edges[r.name]) for r in p.rules}
@@ -269,11 +274,11 @@ def build(p: Plan, command: str, progress=None) -> Report:
         "tables/*.csv and report.json hold every exact value.")]
     blocks.append(Heading(2, "Rules"))
     for r in p.rules:
-        bets = views.rules_show(r)
+        bets = rule_views.rules_show(r)
         bets.title = f"Bets and pay tables of {r.name}"
         blocks += [Heading(3, f"{r.name}: {r.description}"), para(f"Source: {r.source or '-'}"),
-                   Table(f"rules-{key[r.name]}", bets), Table(f"tableau-{key[r.name]}", views.tableau_view(r.tableau))]
-    blocks += [Heading(2, "Shoe"), Table("shoe", views.shoe_view(shoe))]
+                   Table(f"rules-{key[r.name]}", bets), Table(f"tableau-{key[r.name]}", rule_views.tableau_view(r.tableau))]
+    blocks += [Heading(2, "Shoe"), Table("shoe", rule_views.shoe_view(shoe))]
     if known:
         blocks += [Heading(2, "Known cards"), para(
             "Every figure of this report is conditional on what is known of the coming coup's cards (positions in "

@@ -31,7 +31,7 @@ from .bets import Bet, Line, RuleSet
 from .cards import MAX_DIGITS, BaccaratError
 from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
-from .eor import check_tags
+from .counting import check_tags
 from .tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from .userfiles import parse_toml, read_text
 
@@ -93,16 +93,16 @@ def load_rules(path) -> RuleSet:
     return replace(parse_rules(text, f"{path}", base_dir=path.parent), path=str(path))
 
 
-def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) -> RuleSet:
+def parse_rules(text: str, context: str, base_dir: Path | None, depth: int = 0) -> RuleSet:
     """A rule set from TOML text; ``where`` names it in errors."""
-    data = parse_toml(text, where, parse_float=Decimal)  # decimals exactly as written, never binary floats
-    check_keys(data, TOP_KEYS, where, "")
-    name = text_field(data, "name", where, required=True)
+    data = parse_toml(text, context, parse_float=Decimal)  # decimals exactly as written, never binary floats
+    check_keys(data, TOP_KEYS, context, "")
+    name = text_field(data, "name", context, required=True)
     base = None
     if "extends" in data:
-        parent = text_field(data, "extends", where)
+        parent = text_field(data, "extends", context)
         if depth > 8:
-            raise BaccaratError(f"{where}: extends: too deep (a cycle?)")
+            raise BaccaratError(f"{context}: extends: too deep (a cycle?)")
         if parent in BUILT_IN:
             base = _builtin(parent)
         elif base_dir is not None and (parent.endswith(".toml") or "/" in parent or exists(base_dir / parent)):
@@ -110,73 +110,73 @@ def parse_rules(text: str, where: str, base_dir: Path | None, depth: int = 0) ->
             try:
                 parent_text = read_text(parent_path, "rule file")
             except BaccaratError as exc:
-                raise BaccaratError(f"{where}: extends: {exc}") from None
+                raise BaccaratError(f"{context}: extends: {exc}") from None
             base = parse_rules(parent_text, str(parent_path), parent_path.parent, depth + 1)
         else:
-            raise BaccaratError(f"{where}: extends: unknown rule set {parent!r}{nearest(parent)} "
+            raise BaccaratError(f"{context}: extends: unknown rule set {parent!r}{nearest(parent)} "
                                 "(a built-in name, or a .toml file beside this one)")
     bets_data = data.get("bets", [])
     if not isinstance(bets_data, list) or not all(isinstance(b, dict) for b in bets_data):
-        raise BaccaratError(f"{where}: bets: must be an array of tables ([[bets]])")
+        raise BaccaratError(f"{context}: bets: must be an array of tables ([[bets]])")
     symbols = data.get("symbols", [])
     if not isinstance(symbols, list) or not all(isinstance(x, str) and SYMBOL.match(x) and x != "push" for x in symbols):
-        raise BaccaratError(f"{where}: symbols: must be a list of names such as \"x\" (letters, digits, _)")
-    poker = parse_poker_rules(data["poker"], where) if "poker" in data else (base.poker if base else Poker())
+        raise BaccaratError(f"{context}: symbols: must be a list of names such as \"x\" (letters, digits, _)")
+    poker = parse_poker_rules(data["poker"], context) if "poker" in data else (base.poker if base else Poker())
     bets = {b.id: b for b in (base.bets if base else ())}
     seen = set()
     for i, bet_data in enumerate(bets_data):
-        bet = parse_bet(bet_data, where, f"bets[{i}]", set(symbols), poker)
+        bet = parse_bet(bet_data, context, f"bets[{i}]", set(symbols), poker)
         if bet.id in seen:
-            raise BaccaratError(f"{where}: bets[{i}].id: bet {bet.id!r} is defined twice")
+            raise BaccaratError(f"{context}: bets[{i}].id: bet {bet.id!r} is defined twice")
         seen.add(bet.id)
         bets[bet.id] = bet
     if not bets:
-        raise BaccaratError(f"{where}: bets: a rule set needs at least one bet")
-    tableau = parse_tableau(data["tableau"], where) if "tableau" in data else (base.tableau if base else PUNTO_BANCO)
-    counts = dict(base.counts if base else ()) | parse_counts(data.get("counts", {}), where)
+        raise BaccaratError(f"{context}: bets: a rule set needs at least one bet")
+    tableau = parse_tableau(data["tableau"], context) if "tableau" in data else (base.tableau if base else PUNTO_BANCO)
+    count_systems = dict(base.count_systems if base else ()) | parse_counts(data.get("counts", {}), context)
     return RuleSet(
         name=name,
-        description=text_field(data, "description", where) or (f"based on {data['extends']}" if base else ""),
+        description=text_field(data, "description", context) or (f"based on {data['extends']}" if base else ""),
         bets=tuple(bets.values()),
         tableau=tableau,
-        source=text_field(data, "source", where),
-        counts=tuple(counts.items()),
+        source=text_field(data, "source", context),
+        count_systems=tuple(count_systems.items()),
         poker=poker,
     )
 
 
-def parse_counts(data, where: str) -> dict:
+def parse_counts(data, context: str) -> dict:
     """Named count systems: name -> 10 integer tags for A, 2..9 and the ten-value cards."""
     if not isinstance(data, dict):
-        raise BaccaratError(f"{where}: counts: must be a table of name = [10 integer tags]")
+        raise BaccaratError(f"{context}: counts: must be a table of name = [10 integer tags]")
     for name, tags in data.items():
         if not isinstance(tags, list) or len(tags) != 10 or not all(type(t) is int for t in tags):
-            raise BaccaratError(f"{where}: counts.{name}: must be 10 integers, for A, 2..9 and T (every ten-value card)")
-        check_tags(tags, f"{where}: counts.{name}")
-        if printable_line(name, f"{where}: counts") != name:
-            raise BaccaratError(f"{where}: counts.{name!r}: a count's name is one line with no spaces at its ends")
+            raise BaccaratError(f"{context}: counts.{name}: must be 10 integers, for A, 2..9 and T (every ten-value card)")
+        check_tags(tags, f"{context}: counts.{name}")
+        if printable_line(name, f"{context}: counts") != name:
+            raise BaccaratError(f"{context}: counts.{name!r}: a count's name is one line with no spaces at its ends")
     return {name: tuple(tags) for name, tags in data.items()}
 
 
-def check_keys(table: dict, allowed: set, where: str, path: str):
+def check_keys(table: dict, allowed: set, context: str, path: str):
     unknown = sorted(set(table) - allowed)
     if unknown:
         key = f"{path}.{unknown[0]}" if path else unknown[0]
-        raise BaccaratError(f"{where}: {key}: unknown key (expected one of {', '.join(sorted(allowed))})")
+        raise BaccaratError(f"{context}: {key}: unknown key (expected one of {', '.join(sorted(allowed))})")
 
 
-def text_field(table: dict, key: str, where: str, path: str = "", required: bool = False) -> str:
+def text_field(table: dict, key: str, context: str, path: str = "", required: bool = False) -> str:
     full = f"{path}.{key}" if path else key
     if key not in table:
         if required:
-            raise BaccaratError(f"{where}: {full}: missing")
+            raise BaccaratError(f"{context}: {full}: missing")
         return ""
     if not isinstance(table[key], str) or not table[key].strip():
-        raise BaccaratError(f"{where}: {full}: must be a non-empty string")
-    return printable_line(table[key], f"{where}: {full}")
+        raise BaccaratError(f"{context}: {full}: must be a non-empty string")
+    return printable_line(table[key], f"{context}: {full}")
 
 
-def printable_line(text: str, where: str) -> str:
+def printable_line(text: str, context: str) -> str:
     r"""A name, label or description as one line: runs of white space (line breaks, tabs) become
     one space; other control characters (a terminal's escape sequences) are refused.
 
@@ -185,44 +185,44 @@ def printable_line(text: str, where: str) -> str:
     """
     line = " ".join(text.split())
     if not line.isprintable():
-        raise BaccaratError(f"{where}: control characters are not allowed")
+        raise BaccaratError(f"{context}: control characters are not allowed")
     return line
 
 
-def parse_bet(data: dict, where: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Bet:
-    check_keys(data, BET_KEYS, where, path)
-    bet_id = text_field(data, "id", where, path, required=True)
+def parse_bet(data: dict, context: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Bet:
+    check_keys(data, BET_KEYS, context, path)
+    bet_id = text_field(data, "id", context, path, required=True)
     if not ID.match(bet_id):
-        raise BaccaratError(f"{where}: {path}.id: {bet_id!r} is not a snake_case id (a-z, 0-9, _)")
+        raise BaccaratError(f"{context}: {path}.id: {bet_id!r} is not a snake_case id (a-z, 0-9, _)")
     lines = data.get("lines")
     if not isinstance(lines, list) or not lines or not all(isinstance(ln, dict) for ln in lines):
-        raise BaccaratError(f"{where}: {path}.lines: must be a non-empty array of tables")
+        raise BaccaratError(f"{context}: {path}.lines: must be a non-empty array of tables")
     if len(lines) > MAX_LINES:
-        raise BaccaratError(f"{where}: {path}.lines: {len(lines):,} pay lines (at most {MAX_LINES:,} a bet)")
+        raise BaccaratError(f"{context}: {path}.lines: {len(lines):,} pay lines (at most {MAX_LINES:,} a bet)")
     commission = Fraction(0)
     if "commission" in data:
-        commission = parse_amount(data["commission"], where, f"{path}.commission", symbols, percent=True)
+        commission = parse_amount(data["commission"], context, f"{path}.commission", symbols, percent=True)
         if not is_symbolic(commission) and commission >= 1:
-            raise BaccaratError(f"{where}: {path}.commission: must be less than 100%")
+            raise BaccaratError(f"{context}: {path}.commission: must be less than 100%")
     return Bet(
         id=bet_id,
-        name=text_field(data, "name", where, path) or bet_id,
-        lines=tuple(parse_line(ln, where, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines)),
+        name=text_field(data, "name", context, path) or bet_id,
+        lines=tuple(parse_line(ln, context, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines)),
         commission=commission,
-        source=text_field(data, "source", where, path),
+        source=text_field(data, "source", context, path),
     )
 
 
-def parse_line(data: dict, where: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Line:
-    check_keys(data, LINE_KEYS, where, path)
+def parse_line(data: dict, context: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Line:
+    check_keys(data, LINE_KEYS, context, path)
     for key in ("when", "pays"):
         if key not in data:
-            raise BaccaratError(f"{where}: {path}.{key}: missing")
-    label = text_field(data, "label", where, path) or f"line {int(path.rsplit('[', 1)[-1].rstrip(']')) + 1}"
-    pays = parse_amount(data["pays"], where, f"{path}.pays", symbols)
-    condition = parse_condition(data["when"], f"{where}: {path}.when", poker)
+            raise BaccaratError(f"{context}: {path}.{key}: missing")
+    label = text_field(data, "label", context, path) or f"line {int(path.rsplit('[', 1)[-1].rstrip(']')) + 1}"
+    pays = parse_amount(data["pays"], context, f"{path}.pays", symbols)
+    condition = parse_condition(data["when"], f"{context}: {path}.when", poker)
     if tests_in(condition) > MAX_TESTS:
-        raise BaccaratError(f"{where}: {path}.when: more than {MAX_TESTS:,} tests in one condition")
+        raise BaccaratError(f"{context}: {path}.when: more than {MAX_TESTS:,} tests in one condition")
     return Line(pays, label, condition)
 
 
@@ -239,14 +239,14 @@ def is_symbolic(value) -> bool:
     return not isinstance(value, Fraction)
 
 
-def parse_amount(value, where: str, path: str, symbols: set = frozenset(), percent: bool = False):
+def parse_amount(value, context: str, path: str, symbols: set = frozenset(), percent: bool = False):
     """A payout or commission: a number 0 or more (``11``, ``0.95``, ``"19/20"``, ``"1:2"``,
     ``"5%"`` for a commission), ``"push"`` (a payout of 0), or one of the declared ``symbols``.
 
     >>> parse_amount("1:2", "f", "k"), parse_amount(Decimal("0.95"), "f", "k"), parse_amount("5%", "f", "k", percent=True)
     (Fraction(1, 2), Fraction(19, 20), Fraction(1, 20))
     """
-    bad = f"{where}: {path}: "
+    bad = f"{context}: {path}: "
     if isinstance(value, bool):
         raise BaccaratError(bad + f"{value!r} is not a number")
     if isinstance(value, (int, Decimal)):
@@ -294,55 +294,55 @@ def bounded(amount: Fraction, bad: str, percent: bool = False) -> Fraction:
     return amount
 
 
-def parse_tableau(data, where: str) -> Tableau:
+def parse_tableau(data, context: str) -> Tableau:
     """A drawing tableau: the Player's drawing totals and the Banker's grid, one string per Banker
     total 0-7 of D (draw) or S (stand) for the Player's third card 0..9, then for 'Player stood'."""
     if not isinstance(data, dict):
-        raise BaccaratError(f"{where}: tableau: must be a table")
-    check_keys(data, TABLEAU_KEYS, where, "tableau")
+        raise BaccaratError(f"{context}: tableau: must be a table")
+    check_keys(data, TABLEAU_KEYS, context, "tableau")
     for key in ("player_draws", "banker"):
         if key not in data:
-            raise BaccaratError(f"{where}: tableau.{key}: missing (a tableau must say what happens on every total)")
+            raise BaccaratError(f"{context}: tableau.{key}: missing (a tableau must say what happens on every total)")
     draws = data["player_draws"]
     if not isinstance(draws, list) or not all(type(t) is int and 0 <= t <= 7 for t in draws):
-        raise BaccaratError(f"{where}: tableau.player_draws: must list the Player's totals 0-7 on which he draws")
+        raise BaccaratError(f"{context}: tableau.player_draws: must list the Player's totals 0-7 on which he draws")
     banker = data["banker"]
     if not isinstance(banker, dict):
-        raise BaccaratError(f"{where}: tableau.banker: must be a table of Banker totals 0-7")
-    check_keys(banker, {str(t) for t in range(8)}, where, "tableau.banker")
+        raise BaccaratError(f"{context}: tableau.banker: must be a table of Banker totals 0-7")
+    check_keys(banker, {str(t) for t in range(8)}, context, "tableau.banker")
     rows = []
     for total in range(8):
         row = banker.get(str(total))
         if row is None:
-            raise BaccaratError(f"{where}: tableau.banker.{total}: missing (the Banker's play on {total} must be given)")
+            raise BaccaratError(f"{context}: tableau.banker.{total}: missing (the Banker's play on {total} must be given)")
         cells = row.replace(" ", "").upper() if isinstance(row, str) else ""
         if len(cells) != 11 or set(cells) - {"D", "S"}:
             raise BaccaratError(
-                f"{where}: tableau.banker.{total}: must be 11 letters D or S (Player's third card 0-9, then Player stood)"
+                f"{context}: tableau.banker.{total}: must be 11 letters D or S (Player's third card 0-9, then Player stood)"
             )
         rows.append(tuple(c == "D" for c in cells))
     rows += [(False,) * 11] * 2  # 8 and 9 are naturals: nobody draws
-    name = text_field(data, "name", where, "tableau") or "custom"
-    player, banker = parse_options(data, where)
+    name = text_field(data, "name", context, "tableau") or "custom"
+    player, banker = parse_options(data, context)
     return with_options(Tableau(name, tuple(t in draws for t in range(10)), tuple(rows)), name, player, banker)
 
 
-def parse_options(data: dict, where: str) -> tuple[set, set]:
+def parse_options(data: dict, context: str) -> tuple[set, set]:
     """The optional cells of a tableau (chemin de fer): ``player_options``, a list of the
     Player's totals 0-7, and ``banker_options``, a table from the Banker's totals 0-7 to lists
     of the Player's third cards 0-9 or "stood". The grid still says what is played there
     outside ``baccarat chemin``."""
     player = data.get("player_options", [])
     if not isinstance(player, list) or not all(type(t) is int and 0 <= t <= 7 for t in player):
-        raise BaccaratError(f"{where}: tableau.player_options: must list the Player's totals 0-7 on which he may choose")
+        raise BaccaratError(f"{context}: tableau.player_options: must list the Player's totals 0-7 on which he may choose")
     banker = data.get("banker_options", {})
     if not isinstance(banker, dict):
-        raise BaccaratError(f"{where}: tableau.banker_options: must be a table of Banker totals 0-7")
-    check_keys(banker, {str(t) for t in range(8)}, where, "tableau.banker_options")
+        raise BaccaratError(f"{context}: tableau.banker_options: must be a table of Banker totals 0-7")
+    check_keys(banker, {str(t) for t in range(8)}, context, "tableau.banker_options")
     cells = set()
     for total, thirds in banker.items():
         if not isinstance(thirds, list) or not all((type(k) is int and 0 <= k <= 9) or k == "stood" for k in thirds):
-            raise BaccaratError(f"{where}: tableau.banker_options.{total}: must list the Player's third cards 0-9 "
+            raise BaccaratError(f"{context}: tableau.banker_options.{total}: must list the Player's third cards 0-9 "
                                 "or \"stood\" where the Banker may choose")
         cells |= {(int(total), STOOD if k == "stood" else k) for k in thirds}
     return set(player), cells

@@ -92,45 +92,45 @@ def nesting(text: str) -> int:
     return deepest
 
 
-def parse_toml(text: str, where: str, **options) -> dict:
+def parse_toml(text: str, context: str, **options) -> dict:
     """TOML text as a dict, every failure a one-line BaccaratError naming ``where``."""
-    check_nesting(text, where)
+    check_nesting(text, context)
     try:
         return tomllib.loads(text, **options)
     except tomllib.TOMLDecodeError as exc:
-        raise BaccaratError(f"{where}: not valid TOML: {exc}") from None
+        raise BaccaratError(f"{context}: not valid TOML: {exc}") from None
     except ValueError:  # an integer beyond Python's 4,300 digits
-        raise BaccaratError(f"{where}: not valid TOML: a number too long to read") from None
+        raise BaccaratError(f"{context}: not valid TOML: a number too long to read") from None
     except RecursionError:  # nesting that the bracket count above could not see
-        raise BaccaratError(f"{where}: nested more than {MAX_NESTING} deep") from None
+        raise BaccaratError(f"{context}: nested more than {MAX_NESTING} deep") from None
 
 
-def parse_json(text: str, where: str):
+def parse_json(text: str, context: str):
     """JSON text, every failure a one-line BaccaratError naming ``where``."""
-    check_nesting(text, where)
+    check_nesting(text, context)
     try:
-        return json.loads(text, object_pairs_hook=lambda pairs: unique_keys(pairs, where))
+        return json.loads(text, object_pairs_hook=lambda pairs: unique_keys(pairs, context))
     except json.JSONDecodeError as exc:
-        raise BaccaratError(f"{where}: not valid JSON: {exc}") from None
+        raise BaccaratError(f"{context}: not valid JSON: {exc}") from None
     except BaccaratError:
         raise
     except ValueError:
-        raise BaccaratError(f"{where}: not valid JSON: a number too long to read") from None
+        raise BaccaratError(f"{context}: not valid JSON: a number too long to read") from None
     except RecursionError:
-        raise BaccaratError(f"{where}: nested more than {MAX_NESTING} deep") from None
+        raise BaccaratError(f"{context}: nested more than {MAX_NESTING} deep") from None
 
 
-def unique_keys(pairs, where: str) -> dict:
+def unique_keys(pairs, context: str) -> dict:
     """A JSON object, refused if it names a key twice (TOML refuses that itself; JSON would keep
     the last one quietly)."""
     out = dict(pairs)
     if len(out) < len(pairs):
         twice = next(key for i, (key, _) in enumerate(pairs) if key in dict(pairs[:i]))
-        raise BaccaratError(f"{where}: key {twice!r} is given twice")
+        raise BaccaratError(f"{context}: key {twice!r} is given twice")
     return out
 
 
-def check_nesting(text: str, where: str):
+def check_nesting(text: str, context: str):
     if nesting(text) > MAX_NESTING:
-        raise BaccaratError(f"{where}: nested more than {MAX_NESTING} deep")
+        raise BaccaratError(f"{context}: nested more than {MAX_NESTING} deep")
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from analyzer.bets import evaluate
 from analyzer.cards import Shoe
-from analyzer.engine import _enumerate, walk
+from analyzer.engine import _enumerate, closed_form
 from analyzer.rulefile import BUILT_IN, get_rules
 from analyzer.tableau import PUNTO_BANCO
 
@@ -43,7 +43,7 @@ BETS = {bet.id: bet for rules in RULES if rules.tableau == PUNTO_BANCO
 
 
 def full_analysis(shoe, dtype):
-    dist = walk(shoe, PUNTO_BANCO, dtype)
+    dist = closed_form(shoe, PUNTO_BANCO, dtype)
     return [evaluate(bet, dist) for bet in BETS.values()]
 
 
@@ -54,7 +54,7 @@ def main():
     shoe = Shoe.decks(8)
     full_analysis(shoe, np.int64)  # warm up imports and the tableau's cell grid
     fast = median_seconds(lambda: full_analysis(shoe, np.int64), args.repeat)
-    walk_only = median_seconds(lambda: walk(shoe, PUNTO_BANCO, np.int64), args.repeat)
+    walk_only = median_seconds(lambda: closed_form(shoe, PUNTO_BANCO, np.int64), args.repeat)
     exact = median_seconds(lambda: full_analysis(shoe, object), max(3, args.repeat // 4))
     _enumerate.cache_clear()
 

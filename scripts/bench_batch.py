@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from analyzer.batch import compile_rules, evaluate_many
-from analyzer.bets import enumerated
+from analyzer.analysis import enumerated
 from analyzer.engine import _enumerate
 from analyzer.rulefile import get_rules
 from analyzer.simulate import Deal, deal_coups, remaining_counts, shuffled_shoe, simulate

@@ -22,7 +22,8 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one BLAS thread: the processes here never oversubscribe
 
 from analyzer.batch import evaluate_many  # noqa: E402
-from analyzer.bets import card_line_counts, enumerated  # noqa: E402
+from analyzer.analysis import enumerated  # noqa: E402
+from analyzer.bets import card_line_counts  # noqa: E402
 from analyzer.cards import Shoe  # noqa: E402
 from analyzer.engine import _enumerate, _enumerate_cards  # noqa: E402
 from analyzer.rulefile import get_rules  # noqa: E402

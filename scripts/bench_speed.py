@@ -30,7 +30,7 @@ from bench_batch import shoe_states  # scripts/ is on the path when this runs as
 from bench_cards import baccarat_command, interleaved
 
 from analyzer.batch import compile_rules, evaluate_many
-from analyzer.bets import analyse, enumerated
+from analyzer.analysis import analyse, enumerated
 from analyzer.cards import Shoe
 from analyzer.engine import _enumerate
 from analyzer.rulefile import get_rules

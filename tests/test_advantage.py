@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.advantage import Information, advantage, best_sort, by_position, count_table, default_bets
-from analyzer.bets import analyse
+from analyzer.analysis import analyse
 from analyzer.cards import Shoe
 from analyzer.cli import cli
 from analyzer.knowledge import Knowledge
@@ -73,7 +73,7 @@ def test_advantage_given_known_cards_equals_brute_force():
 @pytest.mark.parametrize("positions", [(1,), (2, 4), (5, 6), (1, 2, 3, 4)])
 def test_the_states_average_back_to_the_unconditional_ev(positions):
     # The law of total expectation: sum over states of P(state) EV(bet | state) = EV(bet).
-    shoe = Shoe.decks(2).remove_cards([(0, 0), (8, 3), (12, 1), (4, None), (9, None)])
+    shoe = Shoe.decks(2).without_cards([(0, 0), (8, 3), (12, 1), (4, None), (9, None)])
     bets = STANDARD.bets
     result = advantage(count_table(STANDARD, shoe, bets, positions), Information.exact(positions))
     assert sum(s.probability for s in result.states) == 1
@@ -104,7 +104,7 @@ def test_published_edge_sorting_figures():
 
 
 def test_the_best_sort_beats_every_split():
-    shoe = Shoe.decks(1).remove_cards([(5, None), (6, None), (12, None)])
+    shoe = Shoe.decks(1).without_cards([(5, None), (6, None), (12, None)])
     table = count_table(STANDARD, shoe, default_bets(STANDARD), (1, 2))
     ranking = best_sort(table)
     assert len(ranking) == 511 and len({g for g, _ in ranking}) == 511
@@ -115,7 +115,7 @@ def test_the_best_sort_beats_every_split():
 
 
 def test_by_position_is_the_exact_card_at_each_place():
-    shoe = Shoe.decks(1).remove_cards([(0, None), (8, None), (3, None)])
+    shoe = Shoe.decks(1).without_cards([(0, None), (8, None), (3, None)])
     results = dict(by_position(STANDARD, shoe, default_bets(STANDARD)))
     for p in (1, 5):
         table = count_table(STANDARD, shoe, default_bets(STANDARD), (p,))

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from analyzer.batch import (BLOCK, FAST_CARDS, FEW_SHOES, FLOAT_EXACT, analyse_one, compile_rules, evaluate_many,
                             hand_class_counts, hand_classes_of, json_lines, parse_shoe_lines, plan_of)
-from analyzer.bets import analyse, enumerated
+from analyzer.analysis import analyse, enumerated
 from analyzer.cards import BaccaratError, Shoe
 from analyzer.cli import cli
 from analyzer.engine import falling, head_counts
@@ -31,7 +31,7 @@ def assert_same_as_enumerator(rules, shoes):
     batch = evaluate_many(rules, shoes)
     for i, shoe in enumerate(shoes):
         expected = enumerated(rules, shoe)
-        assert [r.counts for r in analyse(rules, shoe)] == [r.counts for r in expected], shoe.describe()
+        assert [r.sequences for r in analyse(rules, shoe)] == [r.sequences for r in expected], shoe.describe()
         got = batch.results(i)
         for b, (want, have) in enumerate(zip(expected, got)):
             assert have.line_probabilities == want.line_probabilities, (shoe.describe(), want.bet.id)
@@ -61,7 +61,7 @@ def test_card_level_bets_in_a_batch():
     # counts themselves are checked against brute force in test_cards.py): the same results as
     # analyse on depleted shoes with uneven suits, beside the value-level bets.
     rng = random.Random(12)
-    shoes = [Shoe.decks(1), Shoe.decks(2).remove_cards([(12, 1), (12, 2), (0, 0), (9, None), (3, 3)])]
+    shoes = [Shoe.decks(1), Shoe.decks(2).without_cards([(12, 1), (12, 2), (0, 0), (9, None), (3, 3)])]
     shoes += [random_shoe(rng, rng.randint(8, 60)) for _ in range(3)]
     assert_same_as_enumerator(get_rules("catalog"), shoes)
 
@@ -119,7 +119,7 @@ def test_one_shoe_on_every_path_at_its_smallest_and_largest_shoes():
     for size in sizes:
         for _ in range(2):
             shoe = random_shoe(rng, size)
-            assert [r.counts for r in analyse_one(plan, shoe)] == [r.counts for r in enumerated(rules, shoe)], size
+            assert [r.sequences for r in analyse_one(plan, shoe)] == [r.sequences for r in enumerated(rules, shoe)], size
     assert analyse_one(plan, random_shoe(rng, FAST_CARDS + 1)) is None
     assert analyse_one(plan, Shoe.from_ranks([1] * 5 + [0] * 8)) is None
 
@@ -147,7 +147,7 @@ def test_few_shoes_take_the_enumerator_until_the_rule_set_is_compiled():
     shoes = random_rank_shoes(random.Random(3), FEW_SHOES - 1, 2, 30)
     batch = evaluate_many(rules, shoes)
     assert not plan.compiled  # the enumerator, shoe by shoe
-    assert [batch.results(i)[0].counts for i in range(len(shoes))] == [enumerated(rules, s)[0].counts for s in shoes]
+    assert [batch.results(i)[0].sequences for i in range(len(shoes))] == [enumerated(rules, s)[0].sequences for s in shoes]
     evaluate_many(rules, shoes + shoes[:1])
     assert plan.compiled  # FEW_SHOES shoes: worth the polynomials
 

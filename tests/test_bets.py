@@ -10,7 +10,8 @@ from itertools import permutations
 import pytest
 
 from analyzer.batch import compile_rules
-from analyzer.bets import AnyOf, BetResult, analyse, enumerated, evaluate, where
+from analyzer.analysis import analyse, enumerated
+from analyzer.bets import AnyOf, BetResult, evaluate, where
 from analyzer.cards import BaccaratError, Shoe
 from analyzer.engine import enumerate_coup
 from analyzer.render import percent
@@ -307,7 +308,7 @@ def test_published_house_edges_8_decks():
 
 
 def test_probabilities_of_each_bet_sum_to_one():
-    shoe = Shoe.decks(8).remove_cards([(4, None), (4, None), (12, None), (0, 1)])
+    shoe = Shoe.decks(8).without_cards([(4, None), (4, None), (12, None), (0, 1)])
     for name in BUILT_IN:
         for r in analyse(get_rules(name), shoe):
             assert sum(r.line_probabilities) + r.loss == 1

@@ -10,7 +10,8 @@ from itertools import permutations
 
 import pytest
 
-from analyzer.bets import analyse, evaluate
+from analyzer.analysis import analyse
+from analyzer.bets import evaluate
 from analyzer.cards import BaccaratError, Shoe
 from analyzer.engine import infinite_deck
 from analyzer.render import percent
@@ -246,7 +247,7 @@ def test_infinite_deck_closed_forms():
 
 
 def test_a_card_level_bet_sums_to_one_on_a_depleted_shoe_with_uneven_suits():
-    shoe = Shoe.decks(1).remove_cards([(12, 1), (12, 1 + 1), (0, 0), (8, 3), (9, None)])
+    shoe = Shoe.decks(1).without_cards([(12, 1), (12, 1 + 1), (0, 0), (8, 3), (9, None)])
     for result in analyse(get_rules("catalog"), shoe):
         assert sum(result.line_probabilities) + result.loss == 1, result.bet.id
 

@@ -213,7 +213,7 @@ def engine_results(shoe):
 
 
 @pytest.mark.parametrize("shoe, model", [(Shoe.decks(8), "B2"), (Shoe.decks(6), "B3"), (None, "A"),
-                                         (Shoe.decks(1).remove_cards([(0, None), (8, None), (9, None)]), "B3")])
+                                         (Shoe.decks(1).without_cards([(0, None), (8, None), (9, None)]), "B3")])
 @pytest.mark.parametrize("tableau", [CASINO, FREE])
 def test_the_tableau_choices_pay_what_the_engine_counts(shoe, model, tableau):
     sol = solve(game(shoe, tableau, model), F(1, 20))

@@ -147,9 +147,9 @@ def test_the_lazy_modules_of_the_command_line_are_ordinary_modules():
     # Loaded at first use by a plain import: an attribute of the package, and safe when many
     # threads ask at once (a fresh interpreter, so that nothing is loaded yet).
     code = ("import threading, analyzer.cli as c\nerrors = []\n"
-            "def use():\n    try: c.views.edge\n    except Exception as e: errors.append(e)\n"
+            "def use():\n    try: c.views.edge.edge\n    except Exception as e: errors.append(e)\n"
             "threads = [threading.Thread(target=use) for _ in range(16)]\n[t.start() for t in threads]\n"
-            "[t.join() for t in threads]\nimport analyzer\nprint(len(errors), analyzer.views.edge.__name__)")
+            "[t.join() for t in threads]\nimport analyzer\nprint(len(errors), analyzer.views.edge.edge.__name__)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["0", "edge"]
 

@@ -11,7 +11,7 @@ import pytest
 
 from analyzer.cards import RANKS, Shoe, card_name
 from analyzer.bets import where
-from analyzer.engine import enumerate_coup, falling, infinite_deck, walk
+from analyzer.engine import enumerate_coup, falling, infinite_deck, closed_form
 from analyzer.tableau import PUNTO_BANCO
 
 from dealer import banker_draws, banker_stands_on_6, brute_force, deal
@@ -24,7 +24,7 @@ def cells(dist, keys=KEYS):
     """The distribution as a Counter over the same outcome keys as the brute-force dealer."""
     tally = Counter()
     columns = [dist.fields[k].tolist() for k in keys]
-    for i, count in enumerate(dist.counts.tolist()):
+    for i, count in enumerate(dist.sequences.tolist()):
         if count:
             tally[tuple(col[i] for col in columns)] += count
     return tally
@@ -66,8 +66,8 @@ def test_counts_sum_to_the_ordered_six_card_basis(decks):
     dist = enumerate_coup(Shoe.decks(decks))
     n = 52 * decks
     assert dist.total == n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
-    assert sum(dist.counts.tolist()) == dist.total
-    assert min(dist.counts.tolist()) >= 0
+    assert sum(dist.sequences.tolist()) == dist.total
+    assert min(dist.sequences.tolist()) >= 0
 
 
 def test_published_main_outcome_counts():
@@ -102,30 +102,30 @@ def test_both_hands_pair_closed_form_one_deck():
     assert Fraction(dist.count(both), dist.total) == expected
 
 
-@pytest.mark.parametrize("shoe", [Shoe.decks(8), Shoe.decks(3).remove_cards([(4, None), (0, 1), (9, 3), (9, 3)])])
+@pytest.mark.parametrize("shoe", [Shoe.decks(8), Shoe.decks(3).without_cards([(4, None), (0, 1), (9, 3), (9, 3)])])
 def test_int64_and_python_integer_paths_agree(shoe):
-    fast = walk(shoe, PUNTO_BANCO, np.int64)
-    exact = walk(shoe, PUNTO_BANCO, object)
-    assert fast.counts.dtype == np.int64 and exact.counts.dtype == object
-    assert fast.counts.tolist() == exact.counts.tolist()
+    fast = closed_form(shoe, PUNTO_BANCO, np.int64)
+    exact = closed_form(shoe, PUNTO_BANCO, object)
+    assert fast.sequences.dtype == np.int64 and exact.sequences.dtype == object
+    assert fast.sequences.tolist() == exact.sequences.tolist()
 
 
 def test_huge_shoe_uses_exact_integers():
     dist = enumerate_coup(Shoe.decks(100))
-    assert dist.counts.dtype == object
+    assert dist.sequences.dtype == object
     assert dist.total == falling(5200, 6) > 2**63
-    assert sum(dist.counts.tolist()) == dist.total
+    assert sum(dist.sequences.tolist()) == dist.total
 
 
 def test_invariant_under_relabelling_suits():
     rng = random.Random(5)
     kinds = [(r, s) for r in range(13) for s in range(4)]
-    shoe = Shoe.decks(2).remove_cards(rng.sample(kinds, 30) + rng.sample(kinds, 12))
+    shoe = Shoe.decks(2).without_cards(rng.sample(kinds, 30) + rng.sample(kinds, 12))
     order = [2, 0, 3, 1]
     relabelled = Shoe(tuple(tuple(row[order[s]] for s in range(4)) for row in shoe.counts))
     assert relabelled != shoe and relabelled.canonical() == shoe.canonical()
-    # walk() itself, not the cache (which relies on this very invariance).
-    assert walk(relabelled, PUNTO_BANCO, np.int64).counts.tolist() == walk(shoe, PUNTO_BANCO, np.int64).counts.tolist()
+    # closed_form() itself, not the cache (which relies on this very invariance).
+    assert closed_form(relabelled, PUNTO_BANCO, np.int64).sequences.tolist() == closed_form(shoe, PUNTO_BANCO, np.int64).sequences.tolist()
 
 
 def test_invariant_under_the_order_of_removals():
@@ -135,9 +135,9 @@ def test_invariant_under_the_order_of_removals():
     for cards in (explicit, by_rank):
         shuffled = cards[:]
         rng.shuffle(shuffled)
-        a, b = Shoe.decks(2).remove_cards(cards), Shoe.decks(2).remove_cards(shuffled)
+        a, b = Shoe.decks(2).without_cards(cards), Shoe.decks(2).without_cards(shuffled)
         assert a == b
-        assert walk(a, PUNTO_BANCO, np.int64).counts.tolist() == walk(b, PUNTO_BANCO, np.int64).counts.tolist()
+        assert closed_form(a, PUNTO_BANCO, np.int64).sequences.tolist() == closed_form(b, PUNTO_BANCO, np.int64).sequences.tolist()
 
 
 @pytest.mark.parametrize("decks, coups, seed", [(1, 60_000, 1), (8, 60_000, 2)])
@@ -198,7 +198,7 @@ def test_infinite_deck_equals_dealing_with_replacement():
     f = limit.fields
     keys = zip(f["player_total"], f["banker_total"], f["player_cards"], f["banker_cards"])
     ours = Counter()
-    for key, count in zip(keys, limit.counts):
+    for key, count in zip(keys, limit.sequences):
         ours[tuple(int(k) for k in key)] += int(count)
     assert ours == +with_replacement_by_totals()
     assert limit.total == 52**6
@@ -235,7 +235,7 @@ def test_infinite_deck_follows_the_tableau():
     assert not (f["banker_two_card_total"][f["banker_cards"] == 3] == 6).any()
     keys = zip(f["player_total"], f["banker_total"], f["player_cards"], f["banker_cards"])
     ours = Counter()
-    for key, count in zip(keys, limit.counts):
+    for key, count in zip(keys, limit.sequences):
         ours[tuple(int(k) for k in key)] += int(count)
     assert ours == +with_replacement_by_totals(banker_stands_on_6)
 
@@ -251,14 +251,14 @@ def test_shoes_alike_within_each_class_share_one_enumeration():
     colour = next(b for b in get_rules("catalog").bets if b.id == "colour_match")
     detail = Detail.of(colour.needs)
     full = Shoe.decks(1)
-    hearts, diamonds, spades = full.remove(4, 1), full.remove(4, 2), full.remove(4, 0)
+    hearts, diamonds, spades = full.without_card(4, 1), full.without_card(4, 2), full.without_card(4, 0)
     a, b = engine.enumerate_cards(hearts, PUNTO_BANCO, detail), engine.enumerate_cards(diamonds, PUNTO_BANCO, detail)
-    assert a.counts is b.counts and (a.shoe, b.shoe) == (hearts, diamonds)
+    assert a.sequences is b.sequences and (a.shoe, b.shoe) == (hearts, diamonds)
     fresh = engine._enumerate_cards(diamonds, PUNTO_BANCO, detail)
-    assert np.array_equal(fresh.counts, b.counts) and fresh.fields.keys() <= b.fields.keys()
+    assert np.array_equal(fresh.sequences, b.sequences) and fresh.fields.keys() <= b.fields.keys()
     assert all(np.array_equal(fresh.fields[name], b.fields[name]) for name in fresh.fields)
     black = engine.enumerate_cards(spades, PUNTO_BANCO, detail)
-    assert not np.array_equal(black.counts, a.counts)  # a black card gone is another shoe to this bet
+    assert not np.array_equal(black.sequences, a.sequences)  # a black card gone is another shoe to this bet
     assert black.fields is a.fields  # laid out alike (every class live): one set of cells and masks
 
 

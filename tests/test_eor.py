@@ -9,13 +9,13 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.bets import evaluate
-from analyzer.cards import RANKS, BaccaratError, Shoe
+from analyzer.cards import RANKS, BaccaratError, Shoe, parse_dealt, shoe_in_play
 from analyzer.cli import cli
-from analyzer.engine import walk
-from analyzer.eor import (betting_correlation, derive_tags, effect_of_removal, linear_slope, parse_dealt,
-                          shoe_in_play, tag_weights)
+from analyzer.counting import betting_correlation, derive_tags, linear_slope, tag_weights
+from analyzer.engine import closed_form
+from analyzer.eor import effect_of_removal
 from analyzer.rulefile import get_rules
-from analyzer.views import now
+from analyzer.views.edge import now
 
 from test_engine import random_shoe
 
@@ -26,7 +26,7 @@ JACOBSON_DRAGON_7 = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]  # Eliot Jacobson's Drago
 
 def uncached_evs(rules, shoe):
     """EV of each bet by a fresh enumeration (no cache, no suit canonicalisation)."""
-    dist = walk(shoe, rules.tableau, np.int64)
+    dist = closed_form(shoe, rules.tableau, np.int64)
     return {bet.id: evaluate(bet, dist).ev for bet in rules.bets}
 
 
@@ -37,6 +37,8 @@ def test_sum_rule_holds_exactly_on_random_shoes(seed):
     removal = effect_of_removal(get_rules("catalog") if seed < 2 else CATALOG, shoe)  # card-level bets too
     for key in removal.base:
         assert removal.check_sum(key) == 0, key
+    for key in removal.outcomes.base:
+        assert removal.outcomes.check_sum(key) == 0, key
 
 
 def test_each_eor_is_the_difference_of_two_full_enumerations():
@@ -44,18 +46,18 @@ def test_each_eor_is_the_difference_of_two_full_enumerations():
     removal = effect_of_removal(rules, EIGHT)
     base = uncached_evs(rules, EIGHT)
     for rank in range(13):
-        after = uncached_evs(rules, EIGHT.remove(rank, 0))
+        after = uncached_evs(rules, EIGHT.without_card(rank, 0))
         assert {k: after[k] - base[k] for k in base} == {k: removal.by_rank[rank][k] for k in base}
 
 
 def test_eor_with_uneven_suits_averages_over_the_suits_left():
     keys = ("perfect_pair", "banker", "egalite_2", "colour_match", "lucky_nines", "jackpot_baccarat")
     rules = get_rules("catalog").only(keys)  # colour_match and lucky_nines read named suits and colours
-    shoe = Shoe.decks(1).remove_cards([(0, 0), (0, 1), (4, 2), (9, 3), (12, 0)])
+    shoe = Shoe.decks(1).without_cards([(0, 0), (0, 1), (4, 2), (9, 3), (12, 0)])
     removal = effect_of_removal(rules, shoe)
     base = uncached_evs(rules, shoe)
     rank = 0  # two aces left, of suits d and c
-    diffs = [uncached_evs(rules, shoe.remove(rank, s)) for s in (2, 3)]
+    diffs = [uncached_evs(rules, shoe.without_card(rank, s)) for s in (2, 3)]
     for key in keys:
         assert removal.by_rank[rank][key] == ((diffs[0][key] - base[key]) + (diffs[1][key] - base[key])) / 2
 
@@ -105,7 +107,7 @@ def test_linear_estimate_tracks_the_exact_edge():
     eors, weights = removal.tag_eors("dragon_7"), tag_weights(EIGHT)
     slope = linear_slope(eors, JACOBSON_DRAGON_7, weights, EIGHT.size)
     dealt = [(r, None) for r in (7, 8) for _ in range(6)]
-    left = EIGHT.remove_cards(dealt)
+    left = EIGHT.without_cards(dealt)
     true_count = F(24) / F(left.size, 52)  # running count per deck left
     exact = uncached_evs(rules, left)["dragon_7"]
     estimate = removal.base["dragon_7"] + slope * true_count
@@ -117,13 +119,13 @@ def test_now_is_the_edge_of_the_remaining_shoe():
     dealt = parse_dealt("5,K,9\nQ, 3  # first coup\n\nAh\n")
     assert dealt == [(4, None), (12, None), (8, None), (11, None), (2, None), (0, 1)]
     view = now(get_rules("standard"), EIGHT, dealt)
-    left = EIGHT.remove_cards(dealt)
+    left = EIGHT.without_cards(dealt)
     assert view.data["shoe"]["cards"] == 410
     assert [b["ev"] for b in view.data["bets"]] == list(uncached_evs(get_rules("standard"), left).values())
 
 
 def test_now_flags_positive_bets():
-    rich_in_8_and_9 = Shoe.decks(1).remove_cards([(r, None) for r in (3, 4, 5, 6) for _ in range(4)])
+    rich_in_8_and_9 = Shoe.decks(1).without_cards([(r, None) for r in (3, 4, 5, 6) for _ in range(4)])
     view = now(CATALOG, rich_in_8_and_9, [])
     positive = view.data["positive"]
     assert positive and all(F(b["ev"]) > 0 for b in view.data["bets"] if b["bet"] in positive)
@@ -159,7 +161,7 @@ def test_remove_pairs_exact_against_two_enumerations():
     rules = get_rules("standard")
     two = Shoe.decks(2)
     base = uncached_evs(rules, two)["banker"]
-    exact = uncached_evs(rules, two.remove(3).remove(5))["banker"] - base
+    exact = uncached_evs(rules, two.without_card(3).without_card(5))["banker"] - base
     assert F(pairs["4,6"]["exact"]) == exact
     assert F(pairs["4,6"]["error"]) == exact - F(pairs["4,6"]["linear"])
     assert max(abs(F(p["error"])) for p in pairs.values()) < max(abs(F(p["exact"])) for p in pairs.values()) / 5

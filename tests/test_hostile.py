@@ -478,9 +478,9 @@ def test_large_shoes_in_batch_show_progress(tmp_path):
 
 
 def test_a_defect_is_one_line(monkeypatch):
-    import analyzer.views
+    import analyzer.views.outcomes
 
-    monkeypatch.setattr(analyzer.views, "odds", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(analyzer.views.outcomes, "odds", lambda *a, **k: 1 / 0)
     assert fails("odds") == ("Error: internal error, please report it: ZeroDivisionError: division by zero "
                              "(BACCARAT_DEBUG=1 shows the traceback)")
 

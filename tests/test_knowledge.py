@@ -10,7 +10,8 @@ from itertools import permutations
 
 import pytest
 
-from analyzer.bets import analyse, evaluate, outcome_counts
+from analyzer.analysis import analyse
+from analyzer.bets import evaluate, outcome_counts
 from analyzer.cards import BaccaratError, Shoe
 from analyzer.engine import enumerate_coup, infinite_deck
 from analyzer.knowledge import Knowledge
@@ -64,7 +65,7 @@ def test_conditional_distribution_equals_brute_force(known):
         dist = enumerate_coup(shoe_of(SHOES[name]), knowledge=knowledge(known))
         assert dist.total == len(coups)
         cells = Counter()
-        for i, count in enumerate(dist.counts):
+        for i, count in enumerate(dist.sequences):
             cells[tuple(int(dist.fields[k][i]) for k in KEYS)] += int(count)
         assert +cells == Counter(tuple(o[k] for k in KEYS) for o in coups), name
 
@@ -92,7 +93,7 @@ def test_bets_given_known_cards_equal_brute_force(known):
 
 def test_every_state_of_a_place_sums_to_the_unconditional_counts():
     # Conditioning on each point value of a card, and on each colour, partitions the sequences.
-    shoe = Shoe.decks(1).remove_cards([(0, 0), (8, 3), (12, 1), (4, None)])
+    shoe = Shoe.decks(1).without_cards([(0, 0), (8, 3), (12, 1), (4, None)])
     whole = enumerate_coup(shoe)
     values, colours = [str(v) for v in range(10)], ["red", "black"]
     for position, partition in [(p, values) for p in range(1, 7)] + [(2, colours), (6, colours)]:
@@ -140,7 +141,7 @@ def test_bad_knowledge(items, message):
 
 
 def test_knowledge_the_shoe_cannot_satisfy():
-    shoe = Shoe.decks(1).remove_cards([(8, None)] * 3)  # one 9 left
+    shoe = Shoe.decks(1).without_cards([(8, None)] * 3)  # one 9 left
     enumerate_coup(shoe, knowledge=Knowledge.parse(["1=9"]))
     with pytest.raises(BaccaratError, match="no deal from this shoe agrees with the known cards"):
         enumerate_coup(shoe, knowledge=Knowledge.parse(["1=9", "4=9"]))
@@ -151,12 +152,14 @@ def test_effect_of_removal_given_known_cards_keeps_the_sum_rule():
     # it is gone; the sum rule then holds exactly (burning a random card first changes nothing).
     from analyzer.eor import effect_of_removal
 
-    shoe = Shoe.decks(1).remove_cards([(0, 0), (8, 3), (12, 1)])
+    shoe = Shoe.decks(1).without_cards([(0, 0), (8, 3), (12, 1)])
     rules = get_rules("catalog").only(["banker", "tie", "player_pair", "colour_match"])
     for known in (["1=6-9"], ["5=red", "2=K"]):
         removal = effect_of_removal(rules, shoe, knowledge=Knowledge.parse(known))
         for key in removal.base:
             assert removal.check_sum(key) == 0, (known, key)
+        for key in removal.outcomes.base:
+            assert removal.outcomes.check_sum(key) == 0, (known, key)
         assert removal.weights != tuple(shoe.rank_counts())  # the knowledge does weigh the ranks
     plain = effect_of_removal(rules, shoe)
     assert plain.weights == tuple(shoe.rank_counts())
@@ -165,7 +168,7 @@ def test_effect_of_removal_given_known_cards_keeps_the_sum_rule():
 def test_effect_of_removal_when_a_removal_makes_the_knowledge_impossible():
     from analyzer.eor import effect_of_removal
 
-    shoe = Shoe.decks(1).remove_cards([(8, None)] * 3)  # one 9 left, and it is known to be card 1
+    shoe = Shoe.decks(1).without_cards([(8, None)] * 3)  # one 9 left, and it is known to be card 1
     removal = effect_of_removal(get_rules("standard"), shoe, knowledge=Knowledge.parse(["1=9"]))
     assert removal.by_rank[8] is None and removal.weights[8] == 0
     assert removal.check_sum("banker") == 0
@@ -221,7 +224,7 @@ def test_a_colour_says_nothing_of_values_in_a_full_shoe():
     # Suits are independent of values in a shoe of whole decks: knowing a card's colour changes
     # no value-level figure there, but it does once the suits are uneven.
     standard = get_rules("standard").only(["banker", "tie"])
-    full, uneven = Shoe.decks(2), Shoe.decks(2).remove_cards([(8, 1), (8, 2), (9, 1)])
+    full, uneven = Shoe.decks(2), Shoe.decks(2).without_cards([(8, 1), (8, 2), (9, 1)])
     for shoe, same in ((full, True), (uneven, False)):
         plain = [r.ev for r in analyse(standard, shoe, Knowledge.parse(["1=6-9"]))]
         red = [r.ev for r in analyse(standard, shoe, Knowledge.parse(["1=6-9", "5=red"]))]
@@ -231,7 +234,7 @@ def test_a_colour_says_nothing_of_values_in_a_full_shoe():
 def test_decks_that_cannot_deal_the_known_cards():
     # Two aces of hearts are known: a 1-deck shoe cannot deal them. The report's table by decks
     # leaves that column blank (on 2 decks the pair is sure: it wins 11); compare names the column it cannot fill.
-    from analyzer.views import by_decks
+    from analyzer.views.edge import by_decks
 
     known = Knowledge.parse(["1=Ah", "3=Ah"])
     view = by_decks(get_rules("standard").only(["player_pair"]), [1, 2], known)

@@ -12,7 +12,8 @@ from statistics import NormalDist
 import pytest
 from click.testing import CliRunner
 
-from analyzer import Shoe, get_rules, parsheet, report, views
+from analyzer import Shoe, get_rules, parsheet, report
+from analyzer.views import parsheet as parsheet_views
 from analyzer.bets import evaluate
 from analyzer.cli import cli
 from analyzer.engine import enumerate_coup
@@ -31,7 +32,7 @@ def test_return_tables_sum_to_the_total_and_the_ev(name, decks):
     rules = get_rules(name)
     shoe = Shoe.decks(decks)
     dist = enumerate_coup(shoe, rules.tableau)
-    table = {b["bet"]: b for b in views.returns(rules, shoe).data["bets"]}
+    table = {b["bet"]: b for b in parsheet_views.returns(rules, shoe).data["bets"]}
     for bet in rules.bets:
         result = evaluate(bet, dist)
         lines = table[bet.id]["lines"]
@@ -46,14 +47,14 @@ def test_the_no_commission_return_table_is_the_published_one():
     # Wizard of Odds, Commission Free Baccarat, "Nepal Baccarat - Six Decks" (baccarat appendix 6):
     # Banker win except with 6: 355,773,521,203,200; with 6: 47,322,230,031,360; tie 83,552,962,932,288;
     # Player win 392,220,492,728,832; total 878,869,206,895,680; return -0.014548.
-    bet = views.returns(get_rules("no-commission"), Shoe.decks(6)).data["bets"][0]
+    bet = parsheet_views.returns(get_rules("no-commission"), Shoe.decks(6)).data["bets"][0]
     assert [(ln["pays"], ln["combinations"]) for ln in bet["lines"]] == [
         (Fraction(1, 2), 47322230031360), (1, 355773521203200), (0, 83552962932288), (-1, 392220492728832)]
     assert bet["total"]["combinations"] == 878869206895680
     assert round(float(bet["total"]["return"]), 6) == -0.014548
     # The same page's eight-deck table prints "Banker win, except with six points 2023020261982210": a
     # spreadsheet's 15 significant digits. The exact count is 2,292,252,566,437,888 - 269,232,304,455,680.
-    eight = views.returns(get_rules("no-commission"), Shoe.decks(8)).data["bets"][0]["lines"]
+    eight = parsheet_views.returns(get_rules("no-commission"), Shoe.decks(8)).data["bets"][0]["lines"]
     assert eight[1]["combinations"] == 2023020261982208 == 2292252566437888 - 269232304455680
     assert eight[0]["combinations"] == 269232304455680
 
@@ -236,7 +237,7 @@ def test_workbook_holds_the_exact_values(standard_files):
     for bet in get_rules("standard").bets:
         result = evaluate(bet, dist)
         mine = [dict(zip(header, row)) for row in rows if row[0] == bet.id]
-        assert [int(r["combinations"]) for r in mine[:-1]] == [*result.counts, result.total - sum(result.counts)]
+        assert [int(r["combinations"]) for r in mine[:-1]] == [*result.sequences, result.total - sum(result.sequences)]
         total = mine[-1]
         assert Fraction(total["return (exact)"]) == result.ev
         assert math.isclose(total["return"], float(result.ev), rel_tol=1e-15)  # XlsxWriter writes 16 digits

@@ -180,9 +180,9 @@ def test_several_rule_sets_and_chosen_side_bets(tmp_path):
 def test_default_side_bets_are_the_most_sensitive_to_removal():
     p = report.plan(report.Request(("catalog",)))
     rules = p.rules[0]
-    from analyzer import views
+    from analyzer.views.removal import eor
 
-    removal = views.eor(rules, p.shoe)
+    removal = eor(rules, p.shoe)
     chosen = report.chart_bets(rules, removal, None)
     sensitivity = sorted(((r["sum_of_squares"], r["bet"]) for r in removal.data["bets"]
                           if r["bet"] not in report.MAIN_BETS), reverse=True)

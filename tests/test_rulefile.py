@@ -6,7 +6,8 @@ from fractions import Fraction as F
 import pytest
 from click.testing import CliRunner
 
-from analyzer.bets import analyse, evaluate, line
+from analyzer.analysis import analyse
+from analyzer.bets import evaluate, line
 from analyzer.cards import BaccaratError, Shoe
 from analyzer.cli import cli
 from analyzer.engine import enumerate_coup

@@ -1,0 +1,157 @@
+"""Count systems: the tags a counter gives each rank, and how well they track a bet.
+
+Glossary
+--------
+tags          a count system: an integer per rank A..9 and one for the zero class (T, J, Q, K),
+              in TAG_RANKS order.
+running count the sum of the tags of the cards seen; true count: per deck left unseen.
+imbalance     the running count after the whole shoe: 0 for a balanced count.
+BC            betting correlation: the count-weighted correlation of the tags with a bet's exact
+              effects of removal (eor.py).
+slope         the change in a bet's EV per unit of true count, by weighted least squares.
+
+A rule set may name count systems (``[counts]`` in a rule file): :func:`count_system` finds one
+by name, or reads ten tags written out.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+from .cards import Shoe
+from .errors import BaccaratError
+
+TAG_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")  # T stands for the zero class
+MAX_TAG = 1000  # a count's tags are single digits in practice; this keeps every figure printable
+
+
+def count_system(rules, text: str) -> tuple[list[int], str]:
+    """(tags, name) of a count: one the rule set names, or ten integer tags written out.
+
+    >>> from .rulefile import get_rules
+    >>> count_system(get_rules("catalog"), "dragon_7_jacobson")
+    ([0, 0, 0, -1, -1, -1, -1, 2, 2, 0], 'dragon_7_jacobson')
+    >>> count_system(get_rules("standard"), "1,1,1,1,1,1,1,1,1,1")
+    ([1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 'given')
+    """
+    named = dict(rules.count_systems)
+    return (list(named[text]), text) if text in named else (parse_tags(text), "given")
+
+
+def tag_weights(shoe: Shoe) -> list[int]:
+    """Cards of each tag class (A..9, zero) in the shoe."""
+    ranks = shoe.rank_counts()
+    return list(ranks[:9]) + [sum(ranks[9:])]
+
+
+def weighted(tags, eors, weights) -> list[tuple]:
+    """(weight, tag, EoR) of each tag class present in the shoe."""
+    return [(w, t, e) for w, t, e in zip(weights, tags, eors) if w and e is not None]
+
+
+def betting_correlation(tags, eors, weights) -> Fraction:
+    """The count-weighted correlation of tags with EoRs. Its exact form has a square root, so it
+    is rounded to 30 significant digits (decimal arithmetic) and returned as a Fraction."""
+    pairs = weighted(tags, eors, weights)
+    total = sum(w for w, _, _ in pairs)
+    mean_t = Fraction(sum(w * t for w, t, _ in pairs), total)
+    mean_e = sum((w * e for w, _, e in pairs), Fraction(0)) / total
+    cov = sum((w * (t - mean_t) * (e - mean_e) for w, t, e in pairs), Fraction(0))
+    var_t = sum((w * (t - mean_t) ** 2 for w, t, _ in pairs), Fraction(0))
+    var_e = sum((w * (e - mean_e) ** 2 for w, _, e in pairs), Fraction(0))
+    if not var_t or not var_e:
+        return Fraction(0)
+    with localcontext() as ctx:
+        ctx.prec = 30
+        product = var_t * var_e
+        root = (Decimal(product.numerator) / Decimal(product.denominator)).sqrt()
+        return cov / Fraction(root)
+
+
+def imbalance(tags, weights) -> int:
+    """The running count after the whole shoe: 0 for a balanced count."""
+    return sum(w * t for w, t in zip(weights, tags))
+
+
+def derive_tags(eors, weights, levels=(1, 2, 3, 4, 5, 6)) -> list[dict]:
+    """Integer tag sets from EoRs: for each level L, tag = round(L * EoR / max |EoR|) (halves away
+    from zero), then balanced (see :func:`balance`), with its betting correlation and imbalance."""
+    top = max((abs(e) for e in eors if e is not None), default=0)
+    out = []
+    for level in levels:
+        scaled = [None if e is None or not top else level * e / top for e in eors]
+        tags = balance([0 if x is None else round_half_away(x) for x in scaled], scaled, weights)
+        out.append({"level": level, "tags": tags, "bc": betting_correlation(tags, eors, weights),
+                    "imbalance": imbalance(tags, weights)})
+    return out
+
+
+def balance(tags, scaled, weights, steps: int = 20) -> list[int]:
+    """Nudge rounded tags one unit at a time until the count is balanced (imbalance 0), each time
+    moving the tag whose rounding it strains least; gives up (leaving an imbalance, reported)
+    when no single nudge brings the imbalance closer to 0.
+
+    >>> balance([1, 0, -1], [Fraction(3, 4), Fraction(1, 10), Fraction(-1, 2)], [4, 4, 4])
+    [1, 0, -1]
+    >>> balance([1, 1, -1], [Fraction(3, 4), Fraction(1, 2), Fraction(-1, 2)], [4, 4, 4])
+    [1, 0, -1]
+    """
+    tags = list(tags)
+    for _ in range(steps):
+        off = imbalance(tags, weights)
+        if off == 0:
+            break
+        step = -1 if off > 0 else 1
+        moves = [(abs(x - tags[i] - step) - abs(x - tags[i]), i) for i, x in enumerate(scaled)
+                 if x is not None and weights[i] and abs(off + step * weights[i]) < abs(off)]
+        if not moves:
+            break
+        tags[min(moves)[1]] += step
+    return tags
+
+
+def round_half_away(q: Fraction) -> int:
+    """q rounded to an integer, halves away from zero.
+
+    >>> round_half_away(Fraction(5, 2)), round_half_away(Fraction(-5, 2)), round_half_away(Fraction(7, 3))
+    (3, -3, 2)
+    """
+    n = math.floor(abs(q) + Fraction(1, 2))
+    return n if q >= 0 else -n
+
+
+def linear_slope(eors, tags, weights, shoe_size: int) -> Fraction:
+    """Change in EV per unit of true count (running count per deck left): the weighted least-squares
+    regression of each card's EoR on the true count its removal gives, 52 tag / N."""
+    pairs = weighted(tags, eors, weights)
+    num = sum((w * t * e for w, t, e in pairs), Fraction(0))
+    den = sum(w * t * t for w, t, _ in pairs)
+    if not den:
+        raise BaccaratError("the tags are all zero: no count to regress on")
+    return Fraction(shoe_size, 52) * num / den
+
+
+def parse_tags(text: str) -> list[int]:
+    """Ten integer tags A,2,...,9,T (T for the whole zero class).
+
+    >>> parse_tags("0,0,0,-1,-1,-1,-1,2,2,0")
+    [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]
+    """
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        tags = [int(p) for p in parts]
+    except ValueError:
+        tags = None
+    if tags is None or len(tags) != 10:
+        raise BaccaratError(f"{{tags}} takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {text!r}",
+                            names=("tags",))
+    check_tags(tags, "{tags}", names=("tags",))
+    return tags
+
+
+
+def check_tags(tags, context: str, names: tuple = ()):
+    if any(abs(t) > MAX_TAG for t in tags):
+        raise BaccaratError(f"{context}: a tag must be between -{MAX_TAG} and {MAX_TAG}", names)

@@ -1,0 +1,151 @@
+"""House-edge tables: one rule set on one shoe, several side by side, by number of decks, and
+on the shoe in play."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..analysis import analyse
+from ..bets import BetResult, RuleSet, evaluate
+from ..cards import Shoe, shoe_in_play
+from ..engine import enumerate_coup, infinite_deck, possible_coup
+from ..errors import Unsatisfiable
+from ..knowledge import NOTHING, Knowledge
+from ..render import Column, View, pay_table, payout_text
+from . import given, known_data, shoe_data
+
+
+def bet_row(result: BetResult) -> dict:
+    """Every figure of a bet's house-edge table, exact."""
+    bet = result.bet
+    return {
+        "bet": bet.id,
+        "name": bet.name,
+        "pays": pay_table(bet),
+        "pays_brief": pay_table(bet, brief=True),
+        "source": bet.source,
+        "lines": [
+            {"label": ln.label, "pays": ln.pays, "probability": p}
+            for ln, p in zip(bet.lines, result.line_probabilities)
+        ],
+        "win": result.win,
+        "push": result.push,
+        "loss": result.loss,
+        "ev": result.ev,
+        "house_edge": result.house_edge,
+        "house_edge_resolved": result.house_edge_resolved,
+        "variance": result.variance,
+        "hits_one_in": result.hits_one_in,
+    }
+
+
+EDGE_COLUMNS = [
+    Column("name", "bet"),
+    Column("pays_brief", "pays"),
+    Column("win", "win", "percent"),
+    Column("push", "push", "percent"),
+    Column("loss", "loss", "percent"),
+    Column("ev", "EV", "percent"),
+    Column("house_edge", "house edge", "percent"),
+    Column("house_edge_resolved", "edge per resolved bet", "percent"),
+    Column("variance", "SD", "sd"),
+    Column("hits_one_in", "hits 1 in", "one_in"),
+]
+
+
+def line_rows(row: dict) -> list[dict]:
+    """One row per pay line of a bet that has several: its payout and its share of win or push."""
+    if len(row["lines"]) < 2:
+        return []
+    return [{"bet": row["bet"], "line": ln["label"], "name": f"· {ln['label']}", "pays_brief": payout_text(ln["pays"]),
+             ("push" if ln["pays"] == 0 else "win"): ln["probability"]} for ln in row["lines"]]
+
+
+def edge(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
+    """The house-edge table of every bet of ``rules`` on ``shoe`` (given ``knowledge`` of the
+    coup's cards); a bet with several pay lines is followed by one row per line."""
+    dist = enumerate_coup(shoe, rules.tableau, knowledge)
+    rows = [bet_row(evaluate(bet, dist)) for bet in rules.bets]
+    return View(
+        title=f"House edge: rules {rules.name} ({rules.description}); shoe {shoe.describe()}{given(knowledge)}",
+        columns=EDGE_COLUMNS,
+        rows=[shown for row in rows for shown in [row] + line_rows(row)],
+        data={"rules": rules.name, "description": rules.description, "tableau": rules.tableau.name,
+              "shoe": shoe_data(shoe), **known_data(knowledge), "total": dist.total, "bets": rows},
+    )
+
+
+def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False, knowledge: Knowledge = NOTHING) -> View:
+    """The house edge of each bet under several (label, rules, shoe) variants, side by side (given
+    ``knowledge`` of the coup's cards); with ``shared_only``, only the bets that at least two
+    variants have."""
+    edges = [{r.bet.id: r for r in labelled(label, lambda: analyse(rules, shoe, knowledge))} for label, rules, shoe in variants]
+    bets = list({r.bet.id: r.bet for by_id in edges for r in by_id.values()}.values())
+    if shared_only:
+        bets = [bet for bet in bets if sum(bet.id in by_id for by_id in edges) >= 2]
+    rows = [
+        {"bet": bet.id, "name": bet.name,
+         **{f"v{i}": (by_id[bet.id].house_edge if bet.id in by_id else None) for i, by_id in enumerate(edges)}}
+        for bet in bets
+    ]
+    return View(
+        title=f"House edge compared (ties and pushes counted as bets){given(knowledge)}",
+        columns=[Column("name", "bet")] + [Column(f"v{i}", label, "percent") for i, (label, _, _) in enumerate(variants)],
+        rows=rows,
+        data={
+            **known_data(knowledge),
+            "columns": [{"label": label, "rules": rules.name, "shoe": shoe_data(shoe)} for label, rules, shoe in variants],
+            "bets": [{"bet": row["bet"], "name": row["name"],
+                      "house_edge": [row[f"v{i}"] for i in range(len(variants))]} for row in rows],
+        },
+    )
+
+
+def labelled(label: str, compute):
+    """``compute()``, an impossible knowledge error naming the column it came from."""
+    try:
+        return compute()
+    except Unsatisfiable as exc:
+        raise Unsatisfiable(f"{label}: {exc}") from None
+
+
+def deck_label(decks: int) -> str:
+    """``1 deck``, ``8 decks``."""
+    return f"{decks} deck{'s' * (decks != 1)}"
+
+
+def by_decks(rules: RuleSet, deck_counts: list[int], knowledge: Knowledge = NOTHING) -> View:
+    """The house edge of each bet on full shoes of each number of decks, and its exact limit as
+    the number of decks grows without end (cards dealt as if with replacement)."""
+    labels = [deck_label(d) for d in deck_counts] + ["infinite"]
+    dists = [possible_coup(Shoe.decks(d), rules.tableau, knowledge) for d in deck_counts] \
+        + [infinite_deck(rules.tableau, knowledge)]
+    rows = [{"bet": bet.id, "name": bet.name,
+             **{f"d{i}": dist and evaluate(bet, dist).house_edge for i, dist in enumerate(dists)}} for bet in rules.bets]
+    return View(
+        title=f"House edge by number of decks: rules {rules.name} (infinite: the exact limit as decks grow without end)"
+              f"{given(knowledge)}" + ("; a blank column: those decks cannot deal the known cards" if None in dists else ""),
+        columns=[Column("name", "bet")] + [Column(f"d{i}", label, "percent") for i, label in enumerate(labels)],
+        rows=rows,
+        data={"rules": rules.name, "decks": deck_counts + ["infinite"], **known_data(knowledge),
+              "bets": [{"bet": r["bet"], "name": r["name"], "house_edge": [r[f"d{i}"] for i in range(len(dists))]}
+                       for r in rows]},
+    )
+
+
+def now(rules: RuleSet, shoe: Shoe, dealt, positive_only: bool = False, knowledge: Knowledge = NOTHING) -> View:
+    """Every bet's exact edge on the next coup from the cards left (given ``knowledge`` of that
+    coup's cards), and which bets are positive (with ``positive_only``, the table holds those alone)."""
+    left = shoe_in_play(shoe, dealt)
+    view = edge(rules, left, knowledge)
+    positive = [row["bet"] for row in view.data["bets"] if is_positive(row["ev"])]
+    if positive_only:
+        view = edge(rules.only(positive), left, knowledge)
+    view.title = (f"Next coup after {len(dealt)} cards dealt: shoe {left.describe()}; rules {rules.name}{given(knowledge)}\n"
+                  f"Positive expectation: {', '.join(positive) or 'none'}")
+    view.data |= {"dealt": len(dealt), "positive": positive}
+    return view
+
+
+def is_positive(value) -> bool:
+    return isinstance(value, Fraction) and value > 0

@@ -1,0 +1,80 @@
+"""What a rule set holds: the built-in rule sets, a rule set's bets and tableau, and a shoe."""
+
+from __future__ import annotations
+
+from ..bets import RuleSet
+from ..cards import RANKS, Shoe
+from ..render import Column, View, pay_table
+from ..rulefile import BUILT_IN, get_rules, tableau_grid
+from ..tableau import Tableau
+from . import shoe_data
+
+
+def tableau_view(tableau: Tableau) -> View:
+    """The Banker's drawing grid: D draw, S stand, by his two-card total and the Player's third
+    card (or the Player stood)."""
+    player = ", ".join(str(t) for t in range(10) if tableau.player_draws[t])
+    chooses = [t for t in range(8) if tableau.player_options[t]]
+    options = tableau.banker_option_cells()
+    headers = [str(k) for k in range(10)] + ["stood"]
+    return View(
+        title=(f"Tableau {tableau.name}: the Player draws on {player}"
+               + (f" (may choose on {', '.join(map(str, chooses))})" if chooses else "")
+               + "; the Banker draws (D) or stands (S) by his total (rows) and the Player's third card (columns), "
+               "or when the Player stood" + ("; * the Banker may choose (chemin de fer)" if options else "")),
+        columns=[Column("banker", "Banker total")] + [Column(h, h) for h in headers],
+        rows=[dict(zip(["banker"] + headers, row)) for row in tableau_grid(tableau)],
+        data={"name": tableau.name, "player_draws": [t for t in range(10) if tableau.player_draws[t]],
+              "banker": {str(t): "".join("DS"[not tableau.banker_draws[t][k]] for k in range(10))
+                         + " " + "DS"[not tableau.banker_draws[t][10]] for t in range(8)}}
+        | ({"player_options": chooses, "banker_options": [[t, "stood" if k == 10 else k] for t, k in options]}
+           if chooses or options else {}),
+    )
+
+
+def shoe_view(shoe: Shoe) -> View:
+    """The shoe's cards by rank."""
+    return View(
+        title=f"Shoe: {shoe.describe()}",
+        columns=[Column(r, r, "count") for r in RANKS] + [Column("cards", "cards", "count")],
+        rows=[dict(zip(RANKS, shoe.rank_counts())) | {"cards": shoe.size}],
+        data=shoe_data(shoe),
+    )
+
+
+def rules_list() -> View:
+    """The built-in rule sets."""
+    rows = [{"name": name, "bets": len(r.bets), "tableau": r.tableau.name, "description": r.description}
+            for name in BUILT_IN for r in [get_rules(name)]]
+    return View(
+        title="Built-in rule sets",
+        columns=[Column("name", "name"), Column("bets", "bets", "count"), Column("tableau", "tableau"),
+                 Column("description", "description")],
+        rows=rows,
+        data={"rules": rows},
+    )
+
+
+def rules_show(rules: RuleSet) -> View:
+    """A rule set's bets and pay tables, and its drawing tableau."""
+    tableau = rules.tableau
+    player = ", ".join(str(t) for t in range(10) if tableau.player_draws[t])
+    options = any(tableau.player_options) or tableau.banker_option_cells()
+    width = 2 if options else 1
+    grid = "\n".join(f"  {row[0]}: {' '.join(c.ljust(width) for c in row[1:11])}{' ' * (3 - width)}| {row[11]}" for row in tableau_grid(tableau))
+    chooses = [str(t) for t in range(8) if tableau.player_options[t]]
+    player += f" (may choose on {', '.join(chooses)})" if chooses else ""
+    rows = [{"bet": b.id, "name": b.name, "pays": pay_table(b), "source": b.source} for b in rules.bets]
+    return View(
+        title=(f"Rule set {rules.name}: {rules.description}\nSource: {rules.source or '-'}\n"
+               f"Tableau: {tableau.name}; Player draws on {player}; Banker draws (D) or stands (S)\n"
+               f"  by Banker total, against the Player's third card 0-9 | when the Player stood"
+               + ("; * the Banker may choose (chemin de fer)" if options else "") + f":\n{grid}"),
+        columns=[Column("bet", "id"), Column("name", "name"), Column("pays", "pays"), Column("source", "source")],
+        rows=rows,
+        data={"name": rules.name, "description": rules.description, "source": rules.source,
+              "tableau": tableau_view(tableau).data,
+              "bets": [{"bet": b.id, "name": b.name, "pays": pay_table(b), "source": b.source,
+                        "commission": b.commission,
+                        "lines": [{"label": ln.label, "pays": ln.pays} for ln in b.lines]} for b in rules.bets]},
+    )
