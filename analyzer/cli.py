@@ -255,6 +255,21 @@ def emit(view, fmt: str, show_exact: bool):
     click.echo(rendering.render(view, fmt, show_exact))
 
 
+wide_option = click.option("--wide", is_flag=True, help="Every column of the table: EV, edge per resolved bet, SD and "
+                           "hits 1 in beside the rest (wider than 100 columns; CSV and JSON always have them).")
+
+
+def narrowed(view, wide: bool, fmt: str):
+    """The view as a table shows it: without its wide columns, unless asked, and then saying how
+    to see them (CSV and JSON are data: they keep every column)."""
+    dropped = [c.header for c in view.columns if c.wide]
+    if wide or not dropped or fmt in ("csv", "json"):
+        return view
+    view = rendering.narrow(view)
+    view.title += f"\n{', '.join(dropped)}: add --wide"
+    return view
+
+
 EDGE_VIEWS = ("edge", "returns", "volatility", "ranges")
 
 
@@ -294,9 +309,10 @@ def odds(decks, remove, shoe_file, known, fmt, exact):
 @click.option("--bets", "bet_ids", default="", metavar="IDS", help="Only these bets, comma-separated (default: all).")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
 @known_option
+@wide_option
 @output_options
 @domain_errors
-def edge(rules, view, bet_ids, decks, remove, shoe_file, known, fmt, exact):
+def edge(rules, view, bet_ids, decks, remove, shoe_file, known, wide, fmt, exact):
     """House-edge table of every bet of a rule set, or their return tables, volatility or ranges."""
     knowledge = known_cards.Knowledge.parse(known)
     rule_set = rulefile.get_rules(rules)
@@ -307,7 +323,7 @@ def edge(rules, view, bet_ids, decks, remove, shoe_file, known, fmt, exact):
         rule_set = rule_set.only(ids)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     if view == "edge":
-        emit(views.edge.edge(rule_set, shoe, knowledge), fmt, exact)
+        emit(narrowed(views.edge.edge(rule_set, shoe, knowledge), wide, fmt), fmt, exact)
     elif view == "returns":
         emit(views.parsheet.returns(rule_set, shoe, knowledge), fmt, exact)
     else:
@@ -477,9 +493,10 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
 @click.option("--positive", is_flag=True, help="Show only the bets with positive expectation.")
 @shoe_options("Number of 52-card decks the shoe started with (default 8).")
 @known_option
+@wide_option
 @output_options
 @domain_errors
-def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, fmt, exact):
+def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, wide, fmt, exact):
     """The exact edge of every bet on the next coup, given the cards already dealt.
 
     Only the cards matter: past outcomes (who won, streaks, patterns) carry no information
@@ -489,7 +506,8 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, fmt
     knowledge = known_cards.Knowledge.parse(known)
     seen = cards.parse_dealt(dealt) + (cards.load_dealt(dealt_file) if dealt_file is not None else [])
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    emit(views.edge.now(rulefile.get_rules(rules), shoe, seen, positive, knowledge), fmt, exact)
+    view = views.edge.now(rulefile.get_rules(rules), shoe, seen, positive, knowledge)
+    emit(narrowed(view, wide, fmt), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)

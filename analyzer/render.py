@@ -13,7 +13,7 @@ import json
 import math
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from functools import lru_cache
@@ -28,6 +28,7 @@ class Column:
     key: str
     header: str
     kind: str = "text"  # text | count | percent | fine (6 places) | permille | number | sci | sd | one_in | units
+    wide: bool = False  # a figure a narrow table leaves out (see narrow)
 
 
 @dataclass
@@ -36,6 +37,16 @@ class View:
     columns: list[Column]
     rows: list[dict]
     data: dict = field(default_factory=dict)  # the JSON object
+
+
+def narrow(view: View) -> View:
+    """The view without its wide columns (the rows and JSON object unchanged).
+
+    >>> view = View("t", [Column("a", "A"), Column("b", "B", wide=True)], [{"a": 1, "b": 2}])
+    >>> [c.header for c in narrow(view).columns]
+    ['A']
+    """
+    return replace(view, columns=[c for c in view.columns if not c.wide])
 
 
 def exact(q) -> str:

@@ -80,8 +80,19 @@ def test_edge_json_contract():
     assert pair["ev"] == str(Fraction(12 * 23, 311) - 1)  # 12 (4d-1)/(52d-1) - 1, d = 6
 
 
+def test_edge_fits_100_columns_and_says_how_to_see_the_rest():
+    narrow, wide = ok("edge").splitlines(), ok("edge", "--wide").splitlines()
+    assert narrow[1] == "EV, edge per resolved bet, SD, hits 1 in: add --wide"
+    assert max(map(len, narrow[2:])) <= 100 < max(map(len, wide[2:]))
+    assert narrow[3].split() == ["bet", "pays", "win", "push", "loss", "house", "edge"]
+    assert "edge per resolved bet" in wide[2] and "hits 1 in" in wide[2] and "add --wide" not in "".join(wide)
+    rows = list(csv.reader(io.StringIO(ok("edge", "--format", "csv"))))  # data: every column, --wide or not
+    assert rows[0][-5:] == ["edge per resolved bet (exact)", "SD", "variance (exact)", "hits 1 in", "hits 1 in (exact)"]
+    assert ok("now", "--dealt", "5").splitlines()[2] == narrow[1]
+
+
 def test_edge_exact_columns():
-    out = ok("edge", "--exact")
+    out = ok("edge", "--exact", "--wide")
     assert "house edge (exact)" in out and "variance (exact)" in out
     b, p, total = 2_292_252_566_437_888, 2_230_518_282_592_256, 4_998_398_275_503_360  # as in test_bets
     banker_edge = -(Fraction(19, 20) * b - p) / total

@@ -45,11 +45,11 @@ EDGE_COLUMNS = [
     Column("win", "win", "percent"),
     Column("push", "push", "percent"),
     Column("loss", "loss", "percent"),
-    Column("ev", "EV", "percent"),
+    Column("ev", "EV", "percent", wide=True),
     Column("house_edge", "house edge", "percent"),
-    Column("house_edge_resolved", "edge per resolved bet", "percent"),
-    Column("variance", "SD", "sd"),
-    Column("hits_one_in", "hits 1 in", "one_in"),
+    Column("house_edge_resolved", "edge per resolved bet", "percent", wide=True),
+    Column("variance", "SD", "sd", wide=True),
+    Column("hits_one_in", "hits 1 in", "one_in", wide=True),
 ]
 
 
