@@ -15,7 +15,7 @@ def main():
 
     for s in STOP_SIGNALS:
         signal.signal(s, note)
-    from . import cli
+    from . import cli  # after the handlers are set: importing the command line takes a fraction of a second
 
     cli.EARLY_SIGNALS = EARLY
     cli.cli(prog_name="baccarat")

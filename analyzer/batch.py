@@ -25,10 +25,12 @@ up to FAST_CARDS = 1290 cards); beyond that the enumerator with Python integers,
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,6 +38,7 @@ from functools import cached_property, lru_cache
 from operator import mul
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from .bets import BetResult, RuleSet, card_line_counts, settled_cells
 from .cards import RANKS, BaccaratError, Shoe
@@ -57,8 +60,6 @@ GRID = (10, 10, 11, 11)  # value cells: two-card totals, Player third, Banker th
 
 @lru_cache(maxsize=1)
 def blas_controller():
-    from threadpoolctl import ThreadpoolController
-
     return ThreadpoolController()
 
 
@@ -168,8 +169,8 @@ def value_terms(tableau: Tableau):
     return tuple(np.concatenate(x) for x in zip(*parts))
 
 
-HAND_EQUIVALENCES = ("any", "rank", "suit", "card")  # two cards 'match' under each
-MEET = np.array([[0, 1, 2, 3], [1, 1, 3, 3], [2, 3, 2, 3], [3, 3, 3, 3]])  # both matches at once
+# How two cards match: 0 any, 1 same rank, 2 same suit, 3 the same card; MEET[a, b]: both at once.
+MEET = np.array([[0, 1, 2, 3], [1, 1, 3, 3], [2, 3, 2, 3], [3, 3, 3, 3]])
 # A hand class (plain, suited, pair, suited pair: engine.HAND_CLASSES) by inclusion-exclusion
 # over the matches: plain = any - rank - suit + card, suited = suit - card, pair = rank - card.
 CLASS_OF_MATCHES = np.array([[1, -1, -1, 1], [0, 0, 1, -1], [0, 1, 0, -1], [0, 0, 0, 1]])
@@ -530,8 +531,6 @@ def value_line_counts(plan: RulePlan, v: np.ndarray, split: bool) -> np.ndarray:
     parts = [v[start:start + CHUNK] for start in range(0, len(v), CHUNK)]
     with one_blas_thread():
         if len(parts) > 1 and THREADS > 1:
-            from concurrent.futures import ThreadPoolExecutor
-
             pool = ThreadPoolExecutor(THREADS)
             try:
                 counts = list(pool.map(basis_counts, parts))
@@ -738,8 +737,6 @@ def json_lines(batch: Batch, rows, group: int = 1000):
     """One JSON line per shoe: its counts as given (``rows``: 13 by rank or 52 by card) and
     every bet's exact EV as "p/q" (lowest terms; "n" for an integer), as json.dumps writes it.
     Yields the lines of ``group`` shoes at a time, joined (the text of one group in memory)."""
-    import json
-
     bets = ", ".join(f'{json.dumps(bet.id).replace("%", "%%")}: {{"ev": "%s"}}' for bet in batch.bets)
     template = '{"shoe": [%s], "bets": {' + bets + '}}'
     width = len(batch.bets)

@@ -90,7 +90,6 @@ class RuleSet:
     bets: tuple[Bet, ...]
     tableau: Tableau = PUNTO_BANCO
     source: str = ""
-    path: str = ""  # the file it was read from
     count_systems: tuple = ()  # named count systems: (name, 10 tags for A..9 and the ten-value cards)
     poker: Poker = Poker()  # where the ace stands in a straight, for the bets on poker hands
 

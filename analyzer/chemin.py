@@ -419,7 +419,7 @@ class Piece:
 def commission_pieces(game: Game, stop: Fraction = Fraction(1, 10)) -> list[Piece]:
     """The equilibria as the commission goes from 0 to ``stop``, piece by piece, with the exact
     commissions at which a choice changes. Pieces narrower than 1e-20 are not told apart."""
-    import sympy
+    import sympy  # heavy (about a second to import): only for the commission table's algebraic numbers
 
     win = gains(game, (0, 0, 1), player=False)  # the Banker's gain from his wins and from his losses:
     loss = gains(game, (1, 0, 0), player=False)  # at commission c it is (1 - c) win - loss
@@ -447,7 +447,7 @@ def piece_end(game: Game, sol: Solution, win: dict, loss: dict, at: Fraction, st
         pick = (lambda a: a.const) if s is None else (lambda a: a.coef.get(s, 0))
         return [pick(w[i]) - pick(l_[i]), -pick(w[i])]  # (1 - c) w - l
 
-    import sympy
+    import sympy  # heavy (about a second to import): only for the commission table's algebraic numbers
 
     a = [[gain_poly(i, s) for s in mixed_s] for i in mixed_i]
     b = [poly_scale(gain_poly(i), -1) for i in mixed_i]
@@ -474,7 +474,7 @@ def piece_end(game: Game, sol: Solution, win: dict, loss: dict, at: Fraction, st
 
 def first_failure(poly: list, after: Fraction, before):
     """The least root r of ``poly`` with after < r <= before after which it turns negative, or None."""
-    import sympy
+    import sympy  # heavy (about a second to import): only for the commission table's algebraic numbers
 
     poly = poly_trim(poly)
     if len(poly) <= 1:
@@ -556,7 +556,7 @@ class Row:
 def commission_table(game: Game, stop: Fraction = Fraction(1, 10), step: Fraction = Fraction(1, 100)) -> list[Row]:
     """The equilibrium at every ``step`` of commission from 0 to ``stop``, and at each commission
     where a choice changes (its values those of the equilibrium 10**-30 below it)."""
-    import sympy
+    import sympy  # heavy (about a second to import): only for the commission table's algebraic numbers
 
     pieces = commission_pieces(game, stop)
     rows = [Row(step * k, solve(game, step * k), "") for k in range(int(stop / step) + 1)]

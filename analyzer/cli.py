@@ -550,7 +550,8 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
     bets = tuple({b: rule_set.bet(b) for b in named}.values()) if named else ap.default_bets(rule_set)  # in the order asked
     shoe = cards.make_shoe(decks, remove, shoe_file)
     if by_position:
-        view = views.advantage.by_position(rule_set, shoe, ap.by_position(rule_set, shoe, bets, places, knowledge), bets, knowledge)
+        results = ap.by_position(rule_set, shoe, bets, places, knowledge)
+        view = views.advantage.by_position(rule_set, shoe, results, bets, knowledge)
     else:
         table = ap.count_table(rule_set, shoe, bets, places, knowledge)
         if best_sort:
@@ -602,7 +603,8 @@ def batch(file, rules, bet_ids):
     with bar as advance:
         for start in range(0, len(shoes), batches.BLOCK):
             block = shoes[start:start + batches.BLOCK]
-            for text in batches.json_lines(batches.evaluate_many(rule_set, batches.as_card_counts(block), advance), block):
+            evaluated = batches.evaluate_many(rule_set, batches.as_card_counts(block), advance)
+            for text in batches.json_lines(evaluated, block):
                 click.echo(text)
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
 
+import numpy as np
+
 from .bets import BetResult
 
 LEVELS = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))  # confidence levels of the ranges
@@ -217,8 +219,6 @@ def session_distribution(result: BetResult, n: int) -> SessionDistribution:
     every probability and every tail sum is within (1 + 2**-53)**(n (2k + 1) + S) - 1 of the
     exact value, relatively (underflow aside: it loses at most S x 2**-1074 in all, far below any level).
     """
-    import numpy as np
-
     scale, values, probs = outcomes(result)
     lo = min(values)
     shifts = [v - lo for v in values]
@@ -239,8 +239,6 @@ def exact_range(d: SessionDistribution, n: int, level: Fraction) -> Range:
     most (1 - level) / 2 and the lowest high end with P(result > high) at most as much, each
     decided with the computed tail inflated by its error bound (so the range holds with at
     least ``level``, whatever the rounding)."""
-    import numpy as np
-
     tail = float(1 - level) / 2
     below = np.concatenate([[0.0], np.cumsum(d.p)[:-1]]) * (1 + d.error)  # P(result < value i), over-estimated
     above = np.concatenate([np.cumsum(d.p[::-1])[::-1][1:], [0.0]]) * (1 + d.error)  # P(result > value i)

@@ -13,6 +13,7 @@ import json
 import math
 import re
 import unicodedata
+from html import escape
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -210,7 +211,7 @@ def to_json(value):
 def formats() -> tuple:
     """Every output format: tabulate's, then json and csv (tabulate is loaded only for them:
     its import takes longer than a whole 8-deck analysis)."""
-    from tabulate import tabulate_formats
+    from tabulate import tabulate_formats  # tabulate loads only for its own formats (start-up)
 
     return tuple(tabulate_formats) + ("json", "csv")
 
@@ -259,14 +260,12 @@ def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
     if fmt == "simple" and rows and headers and all(map(one_column_each, itertools.chain(headers, *rows))):
         body = simple_table(headers, rows, aligns)
     else:
-        from tabulate import tabulate
+        from tabulate import tabulate  # only for its own formats: the simple table needs none (start-up)
 
         body = tabulate(rows, headers, tablefmt=fmt, disable_numparse=True, colalign=aligns)
     if not view.title:
         return body
     if fmt.startswith("html") or fmt == "unsafehtml":
-        from html import escape
-
         caption = "<br>".join(map(escape, view.title.splitlines()))
         return body.replace("<table>", f"<table>\n<caption>{caption}</caption>", 1)
     if fmt.startswith("latex"):
@@ -399,8 +398,6 @@ def html_table(view: View, show_exact: bool = False) -> str:
     >>> html_table(View("", [Column("a", "bet")], [{"a": "<b>"}]))
     '<table>\\n<thead><tr><th>bet</th></tr></thead>\\n<tbody>\\n<tr><td>&lt;b&gt;</td></tr>\\n</tbody>\\n</table>'
     """
-    from html import escape
-
     headers, rows, aligns = table_cells(view, show_exact)
     attr = ["" if a == "left" else ' class="num"' for a in aligns]
     head = "".join(f"<th{a}>{escape(h)}</th>" for h, a in zip(headers, attr))

@@ -19,8 +19,8 @@ Every error names the file and the key, and the line where TOML gives it.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from decimal import Decimal
+from difflib import get_close_matches
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -32,6 +32,7 @@ from .cards import MAX_DIGITS, BaccaratError
 from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .counting import check_tags
+from .symbolic import symbol
 from .tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from .userfiles import parse_toml, read_text
 
@@ -75,8 +76,6 @@ def nearest(name: str) -> str:
     >>> nearest("standrad"), nearest("zzz")
     (": did you mean 'standard'?", '')
     """
-    from difflib import get_close_matches
-
     close = get_close_matches(name, BUILT_IN, n=1)
     return f": did you mean {close[0]!r}?" if close else ""
 
@@ -90,7 +89,7 @@ def load_rules(path) -> RuleSet:
     """A rule set from a TOML file."""
     path = Path(path)
     text = read_text(path, "rule file")
-    return replace(parse_rules(text, f"{path}", base_dir=path.parent), path=str(path))
+    return parse_rules(text, f"{path}", base_dir=path.parent)
 
 
 def parse_rules(text: str, context: str, base_dir: Path | None, depth: int = 0) -> RuleSet:
@@ -277,8 +276,6 @@ def parse_amount(value, context: str, path: str, symbols: set = frozenset(), per
                 return bounded(amount / divisor, bad, percent)
             return bounded(amount, bad, percent)
         if text in symbols:
-            from .symbolic import symbol
-
             return symbol(text)
     raise BaccaratError(
         bad + f"{value!r} is not a {'commission' if percent else 'payout'} (a number 0 or more such as 11, 0.95, "

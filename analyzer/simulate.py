@@ -27,17 +27,19 @@ import itertools
 import logging
 import os
 from asyncio import CancelledError as AsyncCancelledError
+from collections import deque
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
+from . import batch
 from .batch import compile_rules, evaluate_many, plan_of
 from .bets import RuleSet, settled_masks
-from .cards import BaccaratError
-from .errors import RunFailed
 from .engine import cells
+from .errors import BaccaratError, RunFailed
 from .layout import KIND_VALUE, NONE, PLACES, coup_fields, draws, head_flags
 from .workers import WorkerDied, Workers
 
@@ -274,10 +276,6 @@ def chunks(shoes: int):
 
 def one_thread():
     """A worker process takes one core: its matrix products run on one thread."""
-    from threadpoolctl import threadpool_limits
-
-    from . import batch
-
     threadpool_limits(1)
     batch.THREADS = 1
 
@@ -340,7 +338,7 @@ class Counted:
 
 def run_on_dask(address: str, run, tasks, shoes: int, progress) -> Tally:
     try:
-        from distributed import Client
+        from distributed import Client  # the dask extra: installed only where asked for
         from distributed.client import ClosedClientError
     except ImportError:
         raise BaccaratError("{dask} needs the dask extra: pip install 'baccarat[dask]'", names=("dask",)) from None
@@ -365,8 +363,6 @@ def run_on_dask(address: str, run, tasks, shoes: int, progress) -> Tally:
 def in_order(submit, tasks, ahead: int):
     """(task, result) of each task in order, by futures: ``submit(task)`` starts one; at most
     ``ahead`` are out at a time."""
-    from collections import deque
-
     tasks = iter(tasks)
     out = deque((task, submit(task)) for task in itertools.islice(tasks, ahead))
     while out:

@@ -11,10 +11,13 @@ import itertools
 from dataclasses import replace
 from fractions import Fraction
 
+from .errors import BaccaratError
+from .render import decimal, percent
+
 
 def symbol(name: str):
     """A payout symbol (non-negative)."""
-    import sympy
+    import sympy  # heavy: about a second to import, only for symbolic payouts
 
     return sympy.Symbol(name, nonnegative=True)
 
@@ -24,7 +27,7 @@ def free_symbols(value) -> set:
 
 
 def to_sympy(value):
-    import sympy
+    import sympy  # heavy: about a second to import, only for symbolic payouts
 
     return sympy.Rational(value.numerator, value.denominator) if isinstance(value, Fraction) else sympy.sympify(value)
 
@@ -54,8 +57,6 @@ def amounts(bet) -> list:
 def with_symbol(bet, target: str):
     """The bet with one amount made a fresh symbol: ``commission``, or a pay line by its label or
     number (1-based)."""
-    from .errors import BaccaratError
-
     x = fresh_symbol(set().union(*map(free_symbols, amounts(bet))))
     if target == "commission":
         return replace(bet, commission=x), x
@@ -69,8 +70,6 @@ def with_symbol(bet, target: str):
 def unknown(bet, vary: str | None):
     """(the bet with its unknown, the unknown, what it is) for ``solve``: the named line or
     commission, else the bet's one payout symbol, else its only pay line."""
-    from .errors import BaccaratError
-
     symbols = set().union(*map(free_symbols, amounts(bet)))
     if vary is not None:
         varied, x = with_symbol(bet, vary)
@@ -87,10 +86,7 @@ def unknown(bet, vary: str | None):
 
 def solve_linear(ev, x, target: Fraction, is_commission: bool) -> Fraction:
     """The x at which the house edge -ev equals ``target``: ev is linear in x, so x is rational."""
-    import sympy
-
-    from .errors import BaccaratError
-    from .render import decimal, percent
+    import sympy  # heavy: about a second to import, only for symbolic payouts
 
     ev = sympy.expand(to_sympy(ev))
     others = ev.free_symbols - {x}

@@ -72,7 +72,7 @@ def die_with_parent(parent: int):
     """Ask Linux to kill this process when its parent ends (elsewhere the parent's own clean-up
     still stops it); exit at once if the parent is gone already."""
     if sys.platform.startswith("linux"):
-        import ctypes
+        import ctypes  # Linux only
 
         PR_SET_PDEATHSIG = 1
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

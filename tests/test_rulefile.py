@@ -95,7 +95,7 @@ lines = [
 ]
 ''')
     rules = get_rules(str(path))
-    assert rules.path == str(path) and rules.tableau == PUNTO_BANCO
+    assert rules.tableau == PUNTO_BANCO
     dist = enumerate_coup(EIGHT)
     f = dist.fields
     banker_wins = (f["winner"] == -1) & ~f["banker_natural"]
