@@ -22,7 +22,7 @@ from . import batch
 from .bets import BetResult, RuleSet, evaluate
 from .cards import Shoe
 from .engine import enumerate_coup
-from .errors import BaccaratError
+from .errors import BaccaratError, expect
 from .knowledge import NOTHING, Knowledge
 from .rulefile import get_rules
 
@@ -52,7 +52,8 @@ def enumerated(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | li
 def records(results) -> list[dict]:
     """Results as plain records (see BetResult.record), one a bet: what ``pandas.DataFrame``
     takes as it is."""
-    return [result.record() for result in results]
+    return [expect(result, BetResult, "records takes BetResults").record()
+            for result in expect(results, (list, tuple), "records takes a list of results")]
 
 
 def as_rules(rules) -> RuleSet:

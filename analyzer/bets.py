@@ -15,10 +15,11 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .cards import BaccaratError, Shoe
+from .cards import Shoe
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
 from .engine import Distribution, cells, enumerate_cards
+from .errors import BaccaratError, expect
 from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, memo, union
 from .tableau import PUNTO_BANCO, Tableau
@@ -80,7 +81,11 @@ class Bet:
 def line(pays, label: str, **conditions) -> Line:
     """A pay line from Python: ``line(25, "Perfect pair", player_pair=True, player_suited=True)``.
     A float payout is taken as the decimal it prints as (0.95 is 19/20)."""
-    return Line(Fraction(str(pays)) if isinstance(pays, float) else Fraction(pays), label, where(**conditions))
+    try:
+        amount = Fraction(str(pays)) if isinstance(pays, float) else Fraction(pays)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise BaccaratError(f"a payout is a number such as 25, 0.95 or '3/2' (got {pays!r})") from None
+    return Line(amount, label, where(**conditions))
 
 
 @dataclass(frozen=True)
@@ -208,6 +213,7 @@ def settled_cells(conditions: tuple, tableau: Tableau) -> tuple:
 def evaluate(bet: Bet, dist: Distribution) -> BetResult:
     """The exact result of ``bet`` on a coup with distribution ``dist``; a card-level bet is
     counted on the same shoe at the card detail its conditions read."""
+    expect(bet, Bet, "evaluate takes a Bet"), expect(dist, Distribution, "and a Distribution (enumerate_coup)")
     return BetResult(bet, tuple(line_counts(bet, dist)), dist.total)
 
 

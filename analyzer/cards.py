@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from .errors import BaccaratError
+from .errors import BaccaratError, expect
 from .userfiles import parse_json, parse_toml, read_text
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
@@ -129,8 +129,11 @@ class Shoe:
     counts: tuple[tuple[int, ...], ...]
 
     def __post_init__(self):
-        if len(self.counts) != 13 or any(len(row) != 4 for row in self.counts):
+        rows = self.counts
+        if not isinstance(rows, (tuple, list)) or len(rows) != 13 \
+                or any(not isinstance(row, (tuple, list)) or len(row) != 4 for row in rows):
             raise BaccaratError("a shoe has counts for 13 ranks by 4 suits")
+        object.__setattr__(self, "counts", tuple(map(tuple, rows)))  # a list of lists is taken too, frozen
         if any(type(c) is not int or c < 0 for row in self.counts for c in row):
             raise BaccaratError("card counts must be whole numbers, 0 or more")
         if self.size > MAX_CARDS:
@@ -153,7 +156,7 @@ class Shoe:
         >>> Shoe.from_ranks([5] + [0] * 12).counts[0]
         (2, 1, 1, 1)
         """
-        rank_counts = list(rank_counts)
+        rank_counts = list(expect(rank_counts, (tuple, list, range), "a shoe by rank is a list of 13 counts"))
         if len(rank_counts) != 13:
             raise BaccaratError("a shoe by rank needs 13 counts, A 2 3 4 5 6 7 8 9 T J Q K")
         for c in rank_counts:
@@ -199,6 +202,9 @@ class Shoe:
         """The shoe less one card, by index: ``rank`` into RANKS (0 is the ace), ``suit`` into
         SUITS; with no suit, from the suit that has most of that rank left (the first in s, h, d,
         c order among equals). :meth:`remove` takes cards as written."""
+        if type(rank) is not int or not 0 <= rank < 13 or not (suit is None or type(suit) is int and 0 <= suit < 4):
+            raise BaccaratError(f"a card by index is a rank 0-12 and a suit 0-3 or None (got {rank!r}, {suit!r}); "
+                                "Shoe.remove takes cards as written")
         row = self.counts[rank]
         if suit is None:
             suit = max(range(4), key=lambda s: (row[s], -s))
@@ -242,7 +248,7 @@ def load_shoe(path: str | Path) -> Shoe:
     Either ``ranks`` (a table of rank -> count, e.g. ``A = 32``; ranks not named have none) or
     ``cards`` (a table of card -> count, e.g. ``Ah = 8``; cards not named have none).
     """
-    if not str(path):
+    if not str(expect(path, (str, Path), "a shoe file is a path")):
         raise BaccaratError("no shoe file given (an empty name)")
     path = Path(path)
     text = read_text(path, "shoe file")
@@ -338,6 +344,7 @@ def parse_number(text: str, what: str = "a number", shown: str | None = None) ->
 def make_shoe(decks: int | str | None = None, remove: str = "", shoe_file: str | None = None) -> Shoe:
     """The shoe a user asks for: ``decks`` full decks (a number or its text; default 8) or a shoe
     file, less ``remove`` (comma-separated cards). At least 6 cards must remain, enough for any coup."""
+    expect(remove, str, "the cards to remove are text, such as '5,K,Ah'")
     if decks is not None and shoe_file is not None:
         raise BaccaratError("give {decks} or {shoe_file}, not both", names=("decks", "shoe_file"))
     if isinstance(decks, str):

@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cards import Shoe, check_playable
-from .errors import BaccaratError, Unsatisfiable
+from .errors import BaccaratError, Unsatisfiable, expect
 from .knowledge import NOTHING, Knowledge
 from .layout import (HEAD, KIND_VALUE, NONE, PLACES, POSITION_FIELDS, Detail, Needs, draws, head_flags, representatives,
                      value_fields)
@@ -155,6 +155,8 @@ def enumerate_coup(shoe: Shoe, tableau: Tableau = PUNTO_BANCO, knowledge: Knowle
     >>> seen.total == 32 * falling(415, 5)
     True
     """
+    expect(shoe, Shoe, "a shoe is a Shoe, such as Shoe.decks(8)"), expect(tableau, Tableau, "a tableau is a Tableau")
+    expect(knowledge, Knowledge, "known cards are a Knowledge")
     shoe = check_playable(shoe)
     if knowledge:
         dist = enumerate_cards(shoe, tableau, Detail.of(Needs(tableau=True), knowledge))

@@ -33,6 +33,23 @@ class BaccaratError(ValueError):
         return self.naming({})
 
 
+def expect(value, kind, what: str):
+    """``value`` itself if it is a ``kind`` (a type or a tuple of types), else a BaccaratError
+    saying ``what`` was expected: the library's public calls check what they are given, so that a
+    wrong type is one clear error rather than an AttributeError deep inside.
+
+    >>> expect(8, int, "decks are a whole number")
+    8
+    >>> expect("8", int, "decks are a whole number")
+    Traceback (most recent call last):
+    ...
+    analyzer.errors.BaccaratError: decks are a whole number (got str)
+    """
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        raise BaccaratError(f"{what} (got {type(value).__name__})")
+    return value
+
+
 class Unsatisfiable(BaccaratError):
     """The shoe holds no six-card sequence that agrees with what is known of the cards."""
 

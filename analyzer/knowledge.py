@@ -23,6 +23,7 @@ from functools import reduce
 
 from .cards import (COLOURS, KINDS, RANKS, SUIT_COLOUR, SUIT_NAMES, SUITS, VALUES, BaccaratError, parse_card, parse_rank,
                     whole_ranks)
+from .errors import expect
 
 POSITIONS = range(1, 7)
 POSITION_NAMES = ("the Player's first card", "the Banker's first card", "the Player's second card",
@@ -158,7 +159,9 @@ class Knowledge:
 
     @classmethod
     def parse(cls, items) -> Knowledge:
-        """Knowledge from ``POS=CARDS`` texts; the same position twice means both hold."""
+        """Knowledge from ``POS=CARDS`` texts (one, or a list of them); the same position twice
+        means both hold."""
+        items = [items] if isinstance(items, str) else expect(items, (list, tuple), "known cards are 'POS=CARDS' items")
         return reduce(lambda k, item: k.at(*split_item(item)), items, cls())
 
     def at(self, position: int, cards) -> Knowledge:
@@ -166,7 +169,10 @@ class Knowledge:
         text, or 52 booleans by kind)."""
         if position not in POSITIONS:
             raise BaccaratError(f"no card position {position!r}: positions are 1 to 6 in dealing order")
-        kinds = parse_kinds(cards) if isinstance(cards, str) else tuple(map(bool, cards))
+        kinds = parse_kinds(cards) if isinstance(cards, str) else tuple(map(bool, expect(
+            cards, (tuple, list), "known cards are a card list such as '6-9' or 'Ah', or 52 booleans")))
+        if len(kinds) != KINDS:
+            raise BaccaratError(f"known cards by kind are 52 booleans (got {len(kinds)})")
         before = self.known[position - 1] or ANY
         both = tuple(a and b for a, b in zip(before, kinds))
         if not any(both):

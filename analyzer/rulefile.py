@@ -32,6 +32,7 @@ from .cards import MAX_DIGITS, BaccaratError
 from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .counting import check_tags
+from .errors import expect
 from .symbolic import symbol
 from .tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from .userfiles import parse_toml, read_text
@@ -54,6 +55,7 @@ def builtin_text(name: str) -> str:
 
 def get_rules(spec: str) -> RuleSet:
     """A rule set: a built-in name (see BUILT_IN) or the path of a TOML rule file."""
+    spec = str(spec) if isinstance(spec, Path) else expect(spec, str, "a rule set is named by a built-in name or a file's path")
     if spec in BUILT_IN:
         return _builtin(spec)
     if spec.strip() and (spec.endswith(".toml") or "/" in spec or exists(Path(spec))):
@@ -92,9 +94,9 @@ def load_rules(path) -> RuleSet:
     return parse_rules(text, f"{path}", base_dir=path.parent)
 
 
-def parse_rules(text: str, context: str, base_dir: Path | None, depth: int = 0) -> RuleSet:
-    """A rule set from TOML text; ``where`` names it in errors."""
-    data = parse_toml(text, context, parse_float=Decimal)  # decimals exactly as written, never binary floats
+def parse_rules(text: str, context: str = "rule set", base_dir: Path | None = None, depth: int = 0) -> RuleSet:
+    """A rule set from TOML text; ``context`` names it in errors."""
+    data = parse_toml(expect(text, str, "a rule set's text is TOML"), context, parse_float=Decimal)  # decimals exactly as written, never binary floats
     check_keys(data, TOP_KEYS, context, "")
     name = text_field(data, "name", context, required=True)
     base = None

@@ -93,7 +93,7 @@ def nesting(text: str) -> int:
 
 
 def parse_toml(text: str, context: str, **options) -> dict:
-    """TOML text as a dict, every failure a one-line BaccaratError naming ``where``."""
+    """TOML text as a dict, every failure a one-line BaccaratError naming ``context``."""
     check_nesting(text, context)
     try:
         return tomllib.loads(text, **options)
@@ -106,7 +106,7 @@ def parse_toml(text: str, context: str, **options) -> dict:
 
 
 def parse_json(text: str, context: str):
-    """JSON text, every failure a one-line BaccaratError naming ``where``."""
+    """JSON text, every failure a one-line BaccaratError naming ``context``."""
     check_nesting(text, context)
     try:
         return json.loads(text, object_pairs_hook=lambda pairs: unique_keys(pairs, context))
