@@ -23,6 +23,8 @@ from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, memo, union
 from .tableau import PUNTO_BANCO, Tableau
 
+MAIN_BETS = ("banker", "player", "tie")  # the main bets' ids; every other bet is a side bet
+
 
 @dataclass(frozen=True)
 class Line:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, parsheet, views
-from .bets import RuleSet
+from .bets import MAIN_BETS, RuleSet
 from .cards import BaccaratError, Shoe, make_shoe
 from .engine import enumerate_coup
 from .errors import RunFailed
@@ -41,7 +41,6 @@ from .render import to_json as exact_json
 from .rulefile import BUILT_IN, get_rules
 from .signals import signals_held
 
-MAIN_BETS = ("banker", "player", "tie")
 REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit
 SIDE_BETS_CHARTED = 3  # by default, the side bets most sensitive to card removal
 GENERATOR = "baccarat report"
