@@ -6,6 +6,7 @@ import functools
 import importlib
 import os
 import re
+import shlex
 import signal
 import sys
 import threading
@@ -682,6 +683,26 @@ def chemin(model, infinite, casino, rules, commission, by_commission, decks, rem
         emit(views.chemin(solve(played, share)), fmt, exact)
 
 
+def report_command(request, out: str) -> str:
+    """The command line that writes the report of ``request`` (a report.Request) to ``out`` again.
+
+    >>> from analyzer.report import Request
+    >>> report_command(Request(("standard", "my rules.toml"), decks="6", remove="5,5"), "par")
+    "baccarat report --rules standard --rules 'my rules.toml' --decks 6 --remove 5,5 -o par"
+    """
+    words = ["baccarat", "report"] + [w for name in request.rules for w in ("--rules", name)]
+    for option, value in (("--decks", request.decks), ("--shoe", request.shoe_file), ("--remove", request.remove)):
+        if value:
+            words += [option, value]
+    if request.side_bets is not None:
+        words += ["--side-bets", request.side_bets]
+    for item in request.known:
+        words += ["--known", item]
+    if request.paper != "a4":
+        words += ["--paper", request.paper]
+    return shlex.join(words + ["-o", out])
+
+
 @cli.command(context_settings=CONTEXT)
 @click.option("--rules", "rules", multiple=True, metavar="NAME|FILE",
               help=f"A rule set to report on; repeat for several (default standard): {', '.join(BUILT_IN)}, "
@@ -710,7 +731,7 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
     plan = par.plan(request)
     par.check_destination(out, force)
     with progress_bar(par.steps(plan), "Computing the report") as advance:
-        contents = par.files(par.build(plan, request.command(out), advance), request.paper)
+        contents = par.files(par.build(plan, report_command(request, out), advance), request.paper)
     path = par.write(contents, out, force)
     shown = str(path) if str(path).isprintable() else repr(str(path))  # no raw control character to the terminal
     click.echo(f"Wrote {shown}/: report.md, report.html, report.pdf, report.xlsx, report.json, "

@@ -24,7 +24,6 @@ import base64
 import json
 import os
 import re
-import shlex
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -58,23 +57,6 @@ class Request:
     known: tuple[str, ...] = ()  # POS=CARDS: what is known of the coup's cards
     paper: str = "a4"  # the PDF's page size: a4 or letter
 
-    def command(self, out: str) -> str:
-        """The command line that writes this report again.
-
-        >>> Request(("standard", "my rules.toml"), decks="6", remove="5,5").command("par")
-        "baccarat report --rules standard --rules 'my rules.toml' --decks 6 --remove 5,5 -o par"
-        """
-        words = ["baccarat", "report"] + [w for name in self.rules for w in ("--rules", name)]
-        for option, value in (("--decks", self.decks), ("--shoe", self.shoe_file), ("--remove", self.remove)):
-            if value:
-                words += [option, value]
-        if self.side_bets is not None:
-            words += ["--side-bets", self.side_bets]
-        for item in self.known:
-            words += ["--known", item]
-        if self.paper != "a4":
-            words += ["--paper", self.paper]
-        return shlex.join(words + ["-o", out])
 
 
 @dataclass(frozen=True)
@@ -214,8 +196,9 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-") or "rules"
 
 
-def build(p: Plan, command: str, progress=None) -> Report:
-    """Every section of the par sheet, computed exactly."""
+def build(p: Plan, command: str | None = None, progress=None) -> Report:
+    """Every section of the par sheet, computed exactly; ``command`` is the text that makes it
+    again (None: the report says none)."""
     from . import charts
 
     advance = progress or (lambda n: None)
@@ -262,10 +245,10 @@ def build(p: Plan, command: str, progress=None) -> Report:
         return Chart(f"eor-{key[r.name]}", name, charts.eor(
             [(names[b], list(rows[b]["eor"]), list(rows[b]["eor"].values())) for b in charted[r.name]], name))
 
+    see = "how" if command is None else "how, and the command that makes this report again"
     blocks = [Heading(1, title), para(
-        "Exact probabilities and house edges of every bet, counted over every possible coup (see the last section "
-        "for how, and the command that makes this report again). Decimals are rounded from exact fractions; "
-        "tables/*.csv and report.json hold every exact value.")]
+        f"Exact probabilities and house edges of every bet, counted over every possible coup (see the last section "
+        f"for {see}). Decimals are rounded from exact fractions; tables/*.csv and report.json hold every exact value.")]
     blocks.append(Heading(2, "Rules"))
     for r in p.rules:
         bets = views.rules_show(r)
@@ -327,14 +310,15 @@ def build(p: Plan, command: str, progress=None) -> Report:
         blocks += [Heading(3, f"Effect of removal: {r.name}"), Table(f"eor-{key[r.name]}", removals[r.name]), eor_chart(r)]
         advance(1)
     blocks += [Heading(2, "How this was computed"), *how_computed(command)]
-    data = {"generator": GENERATOR, "version": __version__, "command": command, "title": title,
+    again = {} if command is None else {"command": command}  # a library user may give no command
+    data = {"generator": GENERATOR, "version": __version__, **again, "title": title,
             "shoe": views.shoe_data(shoe), **views.known_data(known), "rules": [r.name for r in p.rules],
             "deck_counts": list(p.deck_counts)}
     front = (("Game", "Mini baccarat / punto banco"),
              *((f"Rules: {r.name}", f"{r.description}\nSource: {r.source or '-'}") for r in p.rules),
              ("Tableau", "; ".join(t.name for t in tableaus(p))), ("Shoe", where),
              *((("Known cards", known.describe()),) if known else ()),
-             ("Made by", f"baccarat {__version__}"), ("Command", command))
+             ("Made by", f"baccarat {__version__}"), *((("Command", command),) if again else ()))
     return Report(title, tuple(blocks), data, front)
 
 
@@ -397,7 +381,8 @@ def chart_bets(rules: RuleSet, eor_view: View, side_bets) -> list[str]:
     return main + sides[:SIDE_BETS_CHARTED]
 
 
-def how_computed(command: str) -> list:
+def how_computed(command: str | None) -> list:
+    again = () if command is None else (" To make this report again: ", Code(command))
     return [
         para("Every probability is a ratio of exact integer counts: an enumeration of every way a coup "
              "can be dealt from this shoe (no replacement), each weighted by its number of ordered card "
@@ -406,7 +391,7 @@ def how_computed(command: str) -> list:
         para("The effect of removal enumerates the shoe again with one card of each rank taken out. The "
              "infinite-deck column interpolates the exact counts of 1 to 7 decks, which are polynomials of "
              "degree 6 in the number of decks, and takes their leading coefficients."),
-        para(f"Made by baccarat {__version__}. To make this report again: ", Code(command)),
+        para(f"Made by baccarat {__version__}.", *again),
     ]
 
 

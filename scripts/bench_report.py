@@ -34,6 +34,7 @@ def command(program: str, *args) -> float:
 def parts(rules: str) -> dict[str, float]:
     from analyzer import charts, pdf, xlsx
     from analyzer import report as par
+    from analyzer.cli import report_command
 
     drawn = {"charts": 0.0}
     for name in ("edge_by_bet", "by_decks", "eor"):  # time the charts inside build
@@ -49,7 +50,7 @@ def parts(rules: str) -> dict[str, float]:
         setattr(charts, name, timed)
     start = time.perf_counter()
     request = par.Request((rules,))
-    report = par.build(par.plan(request), request.command("par"))
+    report = par.build(par.plan(request), report_command(request, "par"))
     built = time.perf_counter()
     pdf.as_pdf(report, "a4", "2026-01-01")
     made_pdf = time.perf_counter()

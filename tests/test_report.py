@@ -479,3 +479,11 @@ def test_report_renders_in_headless_chromium(standard):
     png = screenshot.read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 50_000
     print(f"screenshot: {screenshot}")
+
+
+def test_a_report_made_without_a_command_line_says_none():
+    # A library user may give no command: no "make it again" line, title-page entry or JSON key.
+    made = report.build(report.plan(report.Request(decks="1")), None)
+    assert "command" not in made.data and "Command" not in dict(made.front)
+    text = report.as_markdown(made)
+    assert "To make this report again" not in text and "the command that makes" not in text
