@@ -728,10 +728,10 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
     from . import report as par
 
     request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper)
-    plan = par.plan(request)
+    scope = par.scope(request)
     par.check_destination(out, force)
-    with progress_bar(par.steps(plan), "Computing the report") as advance:
-        contents = par.files(par.build(plan, report_command(request, out), advance), request.paper)
+    with progress_bar(par.steps(scope), "Computing the report") as advance:
+        contents = par.files(par.build(scope, report_command(request, out), advance), request.paper)
     path = par.write(contents, out, force)
     shown = str(path) if str(path).isprintable() else repr(str(path))  # no raw control character to the terminal
     click.echo(f"Wrote {shown}/: report.md, report.html, report.pdf, report.xlsx, report.json, "

@@ -60,8 +60,9 @@ class Request:
 
 
 @dataclass(frozen=True)
-class Plan:
-    """A checked request: the rule sets, the shoe, the deck counts to compare and the bets to chart."""
+class Scope:
+    """What a par sheet covers, checked: the rule sets, the shoe, the deck counts to compare and
+    the bets to chart."""
 
     rules: tuple[RuleSet, ...]
     shoe: Shoe
@@ -70,11 +71,11 @@ class Plan:
     knowledge: Knowledge = NOTHING
 
 
-def plan(request: Request) -> Plan:
+def scope(request: Request) -> Scope:
     """Read and check everything the report needs, before any work: a bad option fails here.
 
-    >>> p = plan(Request(decks="6"))
-    >>> [r.name for r in p.rules], p.shoe.size, p.deck_counts
+    >>> s = scope(Request(decks="6"))
+    >>> [r.name for r in s.rules], s.shoe.size, s.deck_counts
     (['standard'], 312, (1, 2, 4, 6, 8))
     """
     knowledge = Knowledge.parse(request.known)
@@ -102,7 +103,7 @@ def plan(request: Request) -> Plan:
     deck_counts = tuple(sorted(set(REPORT_DECKS) | ({full} if full else set())))
     for r in rule_sets:
         enumerate_coup(shoe, r.tableau, knowledge)  # the known cards must be possible in this shoe
-    return Plan(rule_sets, shoe, deck_counts, side_bets, knowledge)
+    return Scope(rule_sets, shoe, deck_counts, side_bets, knowledge)
 
 
 def full_decks(shoe: Shoe) -> int | None:
@@ -115,14 +116,14 @@ def full_decks(shoe: Shoe) -> int | None:
     return n if n and shoe == Shoe.decks(n) else None
 
 
-def steps(p: Plan) -> int:
+def steps(scope: Scope) -> int:
     """Units of work for a progress bar: per rule set its tables, 13 removals, 3 charts and the
     return tables with the ranges."""
-    return len(tableaus(p)) + 1 + len(p.rules) * (1 + 1 + 13 + 3 + 1)
+    return len(tableaus(scope)) + 1 + len(scope.rules) * (1 + 1 + 13 + 3 + 1)
 
 
-def tableaus(p: Plan) -> list:
-    return list({r.tableau: None for r in p.rules})
+def tableaus(scope: Scope) -> list:
+    return list({r.tableau: None for r in scope.rules})
 
 
 # The document -------------------------------------------------------------------------------
@@ -196,44 +197,44 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-") or "rules"
 
 
-def build(p: Plan, command: str | None = None, progress=None) -> Report:
+def build(scope: Scope, command: str | None = None, progress=None) -> Report:
     """Every section of the par sheet, computed exactly; ``command`` is the text that makes it
     again (None: the report says none)."""
     from . import charts
 
     advance = progress or (lambda n: None)
-    shoe, where, known = p.shoe, p.shoe.describe(), p.knowledge
-    key = dict(zip((r.name for r in p.rules), unique_slugs([r.name for r in p.rules])))  # file names
-    title = f"Par sheet: {', '.join(r.name for r in p.rules)}; shoe of {where}" + ("; with known cards" if known else "")
+    shoe, where, known = scope.shoe, scope.shoe.describe(), scope.knowledge
+    key = dict(zip((r.name for r in scope.rules), unique_slugs([r.name for r in scope.rules])))  # file names
+    title = f"Par sheet: {', '.join(r.name for r in scope.rules)}; shoe of {where}" + ("; with known cards" if known else "")
     outcomes = []
-    for tableau in tableaus(p):
+    for tableau in tableaus(scope):
         outcomes.append(views.odds(shoe, tableau, known))
         outcomes[-1].title = (f"Outcomes of one coup, tableau {tableau.name}: {outcomes[-1].data['total']:,} ordered 6-card "
                               "sequences" + (" that agree with the known cards" if known else ""))
         advance(1)
     edges = {}
-    for r in p.rules:
+    for r in scope.rules:
         edges[r.name] = views.edge(r, shoe, known)  # the shoe's enumerations, which a worker then inherits
         advance(1)
-    with SideJob(lambda: {r.name: views.eor(r, shoe, knowledge=known) for r in p.rules}, p) as job:
+    with SideJob(lambda: {r.name: views.eor(r, shoe, knowledge=known) for r in scope.rules}, scope) as job:
         by_decks = {}
-        for r in p.rules:
-            by_decks[r.name] = views.by_decks(r, list(p.deck_counts), known)
+        for r in scope.rules:
+            by_decks[r.name] = views.by_decks(r, list(scope.deck_counts), known)
             advance(1)
-        returns = {r.name: views.returns(r, shoe, known) for r in p.rules}
-        spreads = {r.name: views.volatility(r, shoe, known) for r in p.rules}
-        advance(len(p.rules))
-        comparison = views.compare(compared_rules(p.rules, shoe), shared_only=True, knowledge=known)
+        returns = {r.name: views.returns(r, shoe, known) for r in scope.rules}
+        spreads = {r.name: views.volatility(r, shoe, known) for r in scope.rules}
+        advance(len(scope.rules))
+        comparison = views.compare(compared_rules(scope.rules, shoe), shared_only=True, knowledge=known)
         advance(1)
         edge_charts = {r.name: edge_chart(f"house-edge-{key[r.name]}", f"House edge by bet: {r.name}; {where}",
-                                          edges[r.name]) for r in p.rules}
+                                          edges[r.name]) for r in scope.rules}
         removals = job.result()  # a worker that died raises RunFailed: no report is written
-        advance(13 * len(p.rules))
-    charted = {r.name: chart_bets(r, removals[r.name], p.side_bets) for r in p.rules}
+        advance(13 * len(scope.rules))
+    charted = {r.name: chart_bets(r, removals[r.name], scope.side_bets) for r in scope.rules}
 
     def decks_chart(r):
         rows = {b["bet"]: b for b in by_decks[r.name].data["bets"]}
-        labels = [str(d) for d in p.deck_counts] + ["∞"]
+        labels = [str(d) for d in scope.deck_counts] + ["∞"]
         name = f"House edge by number of decks: {r.name} (∞: the exact limit)"
         return Chart(f"edge-by-decks-{key[r.name]}", name, charts.by_decks(
             [(rows[b]["name"], labels, rows[b]["house_edge"]) for b in charted[r.name]], name))
@@ -250,7 +251,7 @@ def build(p: Plan, command: str | None = None, progress=None) -> Report:
         f"Exact probabilities and house edges of every bet, counted over every possible coup (see the last section "
         f"for {see}). Decimals are rounded from exact fractions; tables/*.csv and report.json hold every exact value.")]
     blocks.append(Heading(2, "Rules"))
-    for r in p.rules:
+    for r in scope.rules:
         bets = views.rules_show(r)
         bets.title = f"Bets and pay tables of {r.name}"
         blocks += [Heading(3, f"{r.name}: {r.description}"), para(f"Source: {r.source or '-'}"),
@@ -265,11 +266,11 @@ def build(p: Plan, command: str | None = None, progress=None) -> Report:
         "Combinations are ordered sequences of six cards, N(N-1)...(N-5) for an N-card shoe: a coup that uses four "
         "or five cards counts the ways to draw the cards it leaves.")]
     blocks += [Table(f"outcomes-{name}", view, ("probability",))
-               for name, view in zip(unique_slugs([t.name for t in tableaus(p)]), outcomes)]
+               for name, view in zip(unique_slugs([t.name for t in tableaus(scope)]), outcomes)]
     blocks += [Heading(2, "House edge"), para(
         "House edge = expected loss per unit bet, ties and pushes counted as bets; edge per resolved bet leaves "
         "pushes out; SD = standard deviation of one bet's result in units; rows marked · are a bet's pay lines.")]
-    for r in p.rules:
+    for r in scope.rules:
         blocks += [Heading(3, f"House edge: {r.name}"),
                    Table(f"house-edge-{key[r.name]}", edges[r.name], ("house_edge",)), edge_charts[r.name]]
         advance(1)
@@ -278,7 +279,7 @@ def build(p: Plan, command: str | None = None, progress=None) -> Report:
         "sequences, the first line that holds settling it), its probability, and return = pays x probability, pays "
         "being the units won per unit bet after any commission; the losing row is what no line settles. The "
         "combinations sum to the total and the returns to the bet's EV, exactly.")]
-    for r in p.rules:
+    for r in scope.rules:
         blocks += [Heading(3, f"Return tables: {r.name}"), Table(f"returns-{key[r.name]}", returns[r.name])]
     blocks += [Heading(2, "Volatility and ranges"), para(
         "How far the player's result strays from its expectation: the SD of one hand of one unit, the volatility "
@@ -288,7 +289,7 @@ def build(p: Plan, command: str | None = None, progress=None) -> Report:
         f"symmetric (skewness at most {parsheet.SKEW_LIMIT}); where it is not (long shots over few hands), by the "
         "exact distribution of the hands' sum, whose ends hold with at least the confidence shown; 'normal, poor' "
         "marks a skewed session too long to count exactly.")]
-    for r in p.rules:
+    for r in scope.rules:
         spread, ranges = spreads[r.name]
         blocks += [Heading(3, f"Volatility: {r.name}"), Table(f"volatility-{key[r.name]}", spread),
                    Table(f"ranges-{key[r.name]}", ranges)]
@@ -299,24 +300,24 @@ def build(p: Plan, command: str | None = None, progress=None) -> Report:
         "Full shoes, and the infinite-deck limit: a cell's count on d decks is a polynomial of degree 6 in d, and the "
         "limit is its leading coefficient over 52^6 - exact, not a very large shoe. The charts show the main bets "
         "and the side bets chosen for the report.")]
-    for r in p.rules:
+    for r in scope.rules:
         blocks += [Heading(3, f"By number of decks: {r.name}"), Table(f"edge-by-decks-{key[r.name]}", by_decks[r.name]),
                    decks_chart(r)]
         advance(1)
     blocks += [Heading(2, "Effect of removal"), para(
         "The exact change in a bet's EV (per unit bet; + helps the bettor) when one card of a rank leaves the shoe; "
         "zero = T, J, Q, K together; sum check = the effects times the cards left, summed: exactly 0.")]
-    for r in p.rules:
+    for r in scope.rules:
         blocks += [Heading(3, f"Effect of removal: {r.name}"), Table(f"eor-{key[r.name]}", removals[r.name]), eor_chart(r)]
         advance(1)
     blocks += [Heading(2, "How this was computed"), *how_computed(command)]
     again = {} if command is None else {"command": command}  # a library user may give no command
     data = {"generator": GENERATOR, "version": __version__, **again, "title": title,
-            "shoe": views.shoe_data(shoe), **views.known_data(known), "rules": [r.name for r in p.rules],
-            "deck_counts": list(p.deck_counts)}
+            "shoe": views.shoe_data(shoe), **views.known_data(known), "rules": [r.name for r in scope.rules],
+            "deck_counts": list(scope.deck_counts)}
     front = (("Game", "Mini baccarat / punto banco"),
-             *((f"Rules: {r.name}", f"{r.description}\nSource: {r.source or '-'}") for r in p.rules),
-             ("Tableau", "; ".join(t.name for t in tableaus(p))), ("Shoe", where),
+             *((f"Rules: {r.name}", f"{r.description}\nSource: {r.source or '-'}") for r in scope.rules),
+             ("Tableau", "; ".join(t.name for t in tableaus(scope))), ("Shoe", where),
              *((("Known cards", known.describe()),) if known else ()),
              ("Made by", f"baccarat {__version__}"), *((("Command", command),) if again else ()))
     return Report(title, tuple(blocks), data, front)
@@ -348,10 +349,10 @@ class SideJob:
     themselves or cards are known: computed there by a second process while this one computes
     the others (see workers.Background); elsewhere here, when its result is asked for."""
 
-    def __init__(self, function, p: Plan):
+    def __init__(self, function, scope: Scope):
         from .workers import Background
 
-        costly = bool(p.knowledge) or any(b.needs.cards for r in p.rules for b in r.bets)
+        costly = bool(scope.knowledge) or any(b.needs.cards for r in scope.rules for b in r.bets)
         self.job = Background(function, worth_a_process=costly)
 
     def __enter__(self) -> SideJob:

@@ -50,7 +50,7 @@ def parts(rules: str) -> dict[str, float]:
         setattr(charts, name, timed)
     start = time.perf_counter()
     request = par.Request((rules,))
-    report = par.build(par.plan(request), report_command(request, "par"))
+    report = par.build(par.scope(request), report_command(request, "par"))
     built = time.perf_counter()
     pdf.as_pdf(report, "a4", "2026-01-01")
     made_pdf = time.perf_counter()

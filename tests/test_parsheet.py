@@ -181,7 +181,7 @@ def test_a_costly_skewed_session_is_marked_poor():
 @pytest.fixture(scope="module")
 def standard_report():
     request = report.Request(("standard",), decks="8")
-    return report.build(report.plan(request), report_command(request, "par"))
+    return report.build(report.scope(request), report_command(request, "par"))
 
 
 @pytest.fixture(scope="module")

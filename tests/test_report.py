@@ -178,7 +178,7 @@ def test_several_rule_sets_and_chosen_side_bets(tmp_path):
 
 
 def test_default_side_bets_are_the_most_sensitive_to_removal():
-    p = report.plan(report.Request(("catalog",)))
+    p = report.scope(report.Request(("catalog",)))
     rules = p.rules[0]
     from analyzer import views
 
@@ -483,7 +483,7 @@ def test_report_renders_in_headless_chromium(standard):
 
 def test_a_report_made_without_a_command_line_says_none():
     # A library user may give no command: no "make it again" line, title-page entry or JSON key.
-    made = report.build(report.plan(report.Request(decks="1")), None)
+    made = report.build(report.scope(report.Request(decks="1")), None)
     assert "command" not in made.data and "Command" not in dict(made.front)
     text = report.as_markdown(made)
     assert "To make this report again" not in text and "the command that makes" not in text
