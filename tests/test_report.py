@@ -17,8 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import Shoe, analyse, get_rules, report
+from analyzer.bets import MAIN_BETS
 from analyzer.cli import cli
 from analyzer.render import data_number, percent
+from analyzer.report import document
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -183,9 +185,9 @@ def test_default_side_bets_are_the_most_sensitive_to_removal():
     from analyzer import views
 
     removal = views.eor(rules, p.shoe)
-    chosen = report.chart_bets(rules, removal, None)
+    chosen = document.chart_bets(rules, removal, None)
     sensitivity = sorted(((r["sum_of_squares"], r["bet"]) for r in removal.data["bets"]
-                          if r["bet"] not in report.MAIN_BETS), reverse=True)
+                          if r["bet"] not in MAIN_BETS), reverse=True)
     assert chosen == ["banker", "player", "tie"] + [b for _, b in sensitivity[:3]]
 
 
@@ -485,5 +487,5 @@ def test_a_report_made_without_a_command_line_says_none():
     # A library user may give no command: no "make it again" line, title-page entry or JSON key.
     made = report.build(report.scope(report.Request(decks="1")), None)
     assert "command" not in made.data and "Command" not in dict(made.front)
-    text = report.as_markdown(made)
+    text = document.as_markdown(made)
     assert "To make this report again" not in text and "the command that makes" not in text

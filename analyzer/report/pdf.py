@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from .render import table_cells
+from ..render import table_cells
 
 PAPERS = ("a4", "letter")
 FONT, BOLD, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono"
@@ -88,7 +88,7 @@ def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
     from reportlab.lib.units import mm
     from reportlab.platypus import PageBreak
 
-    from . import report as par
+    from . import document as par
 
     fonts()
     size = {"a4": A4, "letter": LETTER}[paper]
@@ -140,7 +140,7 @@ def heading(block):
 def paragraph(parts):
     from reportlab.platypus import Paragraph
 
-    from .report import Code
+    from .document import Code
 
     return Paragraph("".join(f'<font face="{MONO}">{escape(x.text)}</font>' if isinstance(x, Code) else escape(x)
                              for x in parts), styles()["body"])

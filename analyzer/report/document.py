@@ -1,22 +1,5 @@
-"""Par sheets: everything about one shoe and one or more rule sets, in one report folder.
-
-Glossary
---------
-report     a list of blocks - headings, text, tables and charts - built once from the views;
-           each output format (Markdown, HTML, CSV, JSON) is one function over those blocks.
-table      a View: exact values in its rows and its JSON object, decimals made only when shown.
-           Markdown and HTML show decimals (and the exact fractions where a table asks for
-           them); ``tables/NAME.csv`` has each table as data (ids, decimal numbers, exact values);
-           ``report.json`` has every table's exact values as ``"p/q"``.
-chart      an SVG drawn from a table's own values (see charts.py), in ``charts/NAME.svg`` and
-           embedded in the HTML, so that the HTML needs nothing else to be read.
-report.pdf the print-ready par sheet (pdf.py): a title page, then the same blocks, on A4 or Letter.
-report.xlsx a workbook (xlsx.py): the rules and the command, then a sheet per table.
-main bets  Banker, Player and Tie (bets with those ids); every other bet is a side bet.
-
-The folder is written atomically: built in a hidden folder beside the destination, then renamed
-into place; an existing folder is replaced only when asked, and only if it is a report.
-"""
+"""The par sheet as a document: blocks - headings, text, tables and charts - built once from
+the views, then rendered by each output format."""
 
 from __future__ import annotations
 
@@ -29,16 +12,16 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, parsheet, views
-from .bets import MAIN_BETS, RuleSet
-from .cards import BaccaratError, Shoe, make_shoe
-from .engine import enumerate_coup
-from .errors import RunFailed
-from .knowledge import NOTHING, Knowledge
-from .render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
-from .render import to_json as exact_json
-from .rulefile import BUILT_IN, get_rules
-from .signals import signals_held
+from .. import __version__, parsheet, views
+from ..bets import MAIN_BETS, RuleSet
+from ..cards import BaccaratError, Shoe, make_shoe
+from ..engine import enumerate_coup
+from ..errors import RunFailed
+from ..knowledge import NOTHING, Knowledge
+from ..render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
+from ..render import to_json as exact_json
+from ..rulefile import BUILT_IN, get_rules
+from ..signals import signals_held
 
 REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit
 SIDE_BETS_CHARTED = 3  # by default, the side bets most sensitive to card removal
@@ -350,7 +333,7 @@ class SideJob:
     the others (see workers.Background); elsewhere here, when its result is asked for."""
 
     def __init__(self, function, scope: Scope):
-        from .workers import Background
+        from ..workers import Background
 
         costly = bool(scope.knowledge) or any(b.needs.cards for r in scope.rules for b in r.bets)
         self.job = Background(function, worth_a_process=costly)
@@ -362,7 +345,7 @@ class SideJob:
         self.job.__exit__(*exc)
 
     def result(self):
-        from .workers import WorkerDied
+        from ..workers import WorkerDied
 
         try:
             return self.job.result()

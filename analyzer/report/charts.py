@@ -15,7 +15,7 @@ import functools
 import io
 import math
 
-from .render import percent
+from ..render import percent
 
 WORSE, BETTER, LIMIT = "#b03a2e", "#1e8449", "#2e86c1"  # house edge > 0 / the bettor's side / the limit
 RC = {"svg.fonttype": "none", "svg.hashsalt": "baccarat", "font.family": "sans-serif",

@@ -18,7 +18,7 @@ import math
 import re
 from datetime import datetime
 
-from .render import DataColumn, data_columns, exact, is_number, one_line_text
+from ..render import DataColumn, data_columns, exact, is_number, one_line_text
 
 EXCEL_DIGITS = 10**15  # integers below this Excel holds and shows exactly
 FORMATS = {"percent": "0.0000%", "fine": "0.000000%", "permille": "0.00000", "number": "0.000000",
@@ -82,7 +82,7 @@ def as_xlsx(report, made: str = "") -> bytes:
     """The report (report.Report) as .xlsx bytes."""
     import xlsxwriter
 
-    from . import report as par
+    from . import document as par
 
     tables = [b for b in report.blocks if isinstance(b, par.Table)]
     names = sheet_names([t.name for t in tables])

@@ -1,0 +1,36 @@
+"""Par sheets: everything about one shoe and one or more rule sets, in one report folder.
+
+Glossary
+--------
+report     a list of blocks - headings, text, tables and charts - built once from the views;
+           each output format (Markdown, HTML, CSV, JSON) is one function over those blocks.
+table      a View: exact values in its rows and its JSON object, decimals made only when shown.
+           Markdown and HTML show decimals (and the exact fractions where a table asks for
+           them); ``tables/NAME.csv`` has each table as data (ids, decimal numbers, exact values);
+           ``report.json`` has every table's exact values as ``"p/q"``.
+chart      an SVG drawn from a table's own values (see charts.py), in ``charts/NAME.svg`` and
+           embedded in the HTML, so that the HTML needs nothing else to be read.
+report.pdf the print-ready par sheet (pdf.py): a title page, then the same blocks, on A4 or Letter.
+report.xlsx a workbook (xlsx.py): the rules and the command, then a sheet per table.
+main bets  Banker, Player and Tie (bets with those ids); every other bet is a side bet.
+
+The folder is written atomically: built in a hidden folder beside the destination, then renamed
+into place; an existing folder is replaced only when asked, and only if it is a report.
+
+The names below are loaded when first used, so that ``import analyzer.report`` loads neither
+numpy nor matplotlib.
+"""
+
+import importlib
+
+_HOMES = {
+    "document": ("Request", "Scope", "scope", "steps", "Report", "build", "files", "check_destination", "write"),
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
+__all__ = list(_HOME)
+
+
+def __getattr__(name):
+    if name in _HOME:
+        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
