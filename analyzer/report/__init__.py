@@ -23,8 +23,10 @@ numpy nor matplotlib.
 
 import importlib
 
+GENERATOR = "baccarat report"  # report.json's "generator": how a folder is known to be a report
 _HOMES = {
-    "document": ("Request", "Scope", "scope", "steps", "Report", "build", "files", "check_destination", "write"),
+    "document": ("Request", "Scope", "scope", "steps", "Report", "build", "files"),
+    "folder": ("check_destination", "write"),
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 __all__ = list(_HOME)
