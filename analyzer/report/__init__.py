@@ -25,7 +25,8 @@ import importlib
 
 GENERATOR = "baccarat report"  # report.json's "generator": how a folder is known to be a report
 _HOMES = {
-    "document": ("Request", "Scope", "scope", "steps", "Report", "build", "files"),
+    "request": ("Request", "Scope", "scope", "steps"),
+    "document": ("Report", "build", "files"),
     "folder": ("check_destination", "write"),
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}

@@ -11,101 +11,15 @@ from dataclasses import dataclass
 
 from .. import __version__, parsheet, views
 from ..bets import MAIN_BETS, RuleSet
-from ..cards import BaccaratError, Shoe, make_shoe
-from ..engine import enumerate_coup
+from ..cards import Shoe
 from ..errors import RunFailed
-from ..knowledge import NOTHING, Knowledge
 from ..render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
 from ..render import to_json as exact_json
 from ..rulefile import BUILT_IN, get_rules
 from . import GENERATOR
+from .request import Scope, tableaus
 
-REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit
 SIDE_BETS_CHARTED = 3  # by default, the side bets most sensitive to card removal
-
-
-@dataclass(frozen=True)
-class Request:
-    """What the user asked for, as given (names, paths and option text)."""
-
-    rules: tuple[str, ...] = ("standard",)
-    decks: str | None = None
-    remove: str = ""
-    shoe_file: str | None = None
-    side_bets: str | None = None  # comma-separated bet ids to chart beside the main bets
-    known: tuple[str, ...] = ()  # POS=CARDS: what is known of the coup's cards
-    paper: str = "a4"  # the PDF's page size: a4 or letter
-
-
-
-@dataclass(frozen=True)
-class Scope:
-    """What a par sheet covers, checked: the rule sets, the shoe, the deck counts to compare and
-    the bets to chart."""
-
-    rules: tuple[RuleSet, ...]
-    shoe: Shoe
-    deck_counts: tuple[int, ...]
-    side_bets: tuple[str, ...] | None  # None: the most sensitive to removal, per rule set
-    knowledge: Knowledge = NOTHING
-
-
-def scope(request: Request) -> Scope:
-    """Read and check everything the report needs, before any work: a bad option fails here.
-
-    >>> s = scope(Request(decks="6"))
-    >>> [r.name for r in s.rules], s.shoe.size, s.deck_counts
-    (['standard'], 312, (1, 2, 4, 6, 8))
-    """
-    knowledge = Knowledge.parse(request.known)
-    rule_sets = tuple(get_rules(name) for name in request.rules or ("standard",))
-    names = [r.name for r in rule_sets]
-    if len(set(names)) < len(names):
-        raise BaccaratError(f"rule set {next(n for n in names if names.count(n) > 1)!r} is given twice")
-    for r in rule_sets:
-        for bet in r.bets:
-            if not bet.numeric:
-                raise BaccaratError(f"rule set {r.name!r}: bet {bet.id!r} has a symbolic payout; "
-                                    "a report needs numbers (use `baccarat solve` for symbols)")
-    shoe = make_shoe(request.decks, request.remove, request.shoe_file)
-    if shoe.size < 7:
-        raise BaccaratError(f"a report needs a shoe of at least 7 cards for the effect of removal (this one has {shoe.size})")
-    side_bets = None
-    if request.side_bets is not None:
-        side_bets = tuple(dict.fromkeys(b.strip() for b in request.side_bets.split(",") if b.strip()))
-        known = {b.id for r in rule_sets for b in r.bets}
-        for bet_id in side_bets:
-            if bet_id not in known:
-                raise BaccaratError(f"{{side_bets}}: no bet {bet_id!r} in {', '.join(names)} "
-                                    f"(bets: {', '.join(sorted(known))})", names=("side_bets",))
-    full = full_decks(shoe)
-    deck_counts = tuple(sorted(set(REPORT_DECKS) | ({full} if full else set())))
-    for r in rule_sets:
-        enumerate_coup(shoe, r.tableau, knowledge)  # the known cards must be possible in this shoe
-    return Scope(rule_sets, shoe, deck_counts, side_bets, knowledge)
-
-
-def full_decks(shoe: Shoe) -> int | None:
-    """The number of decks of a shoe of whole, untouched decks, else None.
-
-    >>> full_decks(Shoe.decks(6)), full_decks(Shoe.decks(6).remove(0))
-    (6, None)
-    """
-    n = shoe.counts[0][0]
-    return n if n and shoe == Shoe.decks(n) else None
-
-
-def steps(scope: Scope) -> int:
-    """Units of work for a progress bar: per rule set its tables, 13 removals, 3 charts and the
-    return tables with the ranges."""
-    return len(tableaus(scope)) + 1 + len(scope.rules) * (1 + 1 + 13 + 3 + 1)
-
-
-def tableaus(scope: Scope) -> list:
-    return list({r.tableau: None for r in scope.rules})
-
-
-# The document -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
