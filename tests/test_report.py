@@ -21,6 +21,7 @@ from analyzer.bets import MAIN_BETS
 from analyzer.cli import cli
 from analyzer.render import data_number, percent
 from analyzer.report import document
+from analyzer.report.markdown import as_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -487,5 +488,5 @@ def test_a_report_made_without_a_command_line_says_none():
     # A library user may give no command: no "make it again" line, title-page entry or JSON key.
     made = report.build(report.scope(report.Request(decks="1")), None)
     assert "command" not in made.data and "Command" not in dict(made.front)
-    text = document.as_markdown(made)
+    text = as_markdown(made)
     assert "To make this report again" not in text and "the command that makes" not in text

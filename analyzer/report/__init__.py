@@ -26,7 +26,8 @@ import importlib
 GENERATOR = "baccarat report"  # report.json's "generator": how a folder is known to be a report
 _HOMES = {
     "request": ("Request", "Scope", "scope", "steps"),
-    "document": ("Report", "build", "files"),
+    "document": ("Report", "build"),
+    "contents": ("files",),
     "folder": ("check_destination", "write"),
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}

@@ -3,9 +3,6 @@ the views, then rendered by each output format."""
 
 from __future__ import annotations
 
-import base64
-import json
-import os
 import re
 from dataclasses import dataclass
 
@@ -13,8 +10,7 @@ from .. import __version__, parsheet, views
 from ..bets import MAIN_BETS, RuleSet
 from ..cards import Shoe
 from ..errors import RunFailed
-from ..render import EXACT_KINDS, View, html_table, markdown_cell, markdown_table, render
-from ..render import to_json as exact_json
+from ..render import View
 from ..rulefile import BUILT_IN, get_rules
 from . import GENERATOR
 from .request import Scope, tableaus
@@ -24,17 +20,23 @@ SIDE_BETS_CHARTED = 3  # by default, the side bets most sensitive to card remova
 
 @dataclass(frozen=True)
 class Heading:
+    """A section's title: level 1 the report's, 2 a section, 3 a part of one (a rule set's)."""
+
     level: int
     text: str
 
 
 @dataclass(frozen=True)
 class Code:
+    """A span of text shown as code (the command that makes the report again)."""
+
     text: str
 
 
 @dataclass(frozen=True)
 class Text:
+    """A paragraph."""
+
     parts: tuple  # plain strings (user text included: escaped for each format) and Code spans
 
 
@@ -44,24 +46,46 @@ def para(*parts) -> Text:
 
 @dataclass(frozen=True)
 class Table:
+    """A table: a view of exact values, shown in every format and kept as data in tables/NAME.csv."""
+
     name: str  # tables/NAME.csv and the key in report.json
     view: View
     show_exact: tuple = ()  # columns whose exact fractions Markdown and HTML show too (CSV and JSON: all)
 
+    @property
+    def file(self) -> str:
+        return f"tables/{self.name}.csv"
+
 
 @dataclass(frozen=True)
 class Chart:
-    name: str  # charts/NAME.svg
+    """A chart drawn from a table's values, as SVG, kept in charts/NAME.svg."""
+
+    name: str
     title: str
     svg: bytes
+
+    @property
+    def file(self) -> str:
+        return f"charts/{self.name}.svg"
 
 
 @dataclass(frozen=True)
 class Report:
+    """The par sheet: its blocks in reading order, and what report.json and a title page say of it."""
+
     title: str
     blocks: tuple
     data: dict  # the parts of report.json that are not tables
     front: tuple = ()  # (label, text) lines of a title page: the game, rules, shoe, tool and command
+
+    @property
+    def tables(self) -> list[Table]:
+        return [b for b in self.blocks if isinstance(b, Table)]
+
+    @property
+    def charts(self) -> list[Chart]:
+        return [b for b in self.blocks if isinstance(b, Chart)]
 
 
 def unique_slugs(names: list[str]) -> list[str]:
@@ -287,122 +311,3 @@ def how_computed(command: str | None) -> list:
              "degree 6 in the number of decks, and takes their leading coefficients."),
         para(f"Made by baccarat {__version__}.", *again),
     ]
-
-
-# Output formats -----------------------------------------------------------------------------
-
-
-def as_markdown(report: Report) -> str:
-    """The report as Markdown: pipe tables, charts as images in charts/."""
-    out = []
-    for block in report.blocks:
-        if isinstance(block, Heading):
-            out.append("#" * block.level + " " + markdown_cell(block.text))
-        elif isinstance(block, Text):
-            out.append("".join(markdown_code(x.text) if isinstance(x, Code) else markdown_cell(x) for x in block.parts))
-        elif isinstance(block, Table):
-            exact = any(c.kind in EXACT_KINDS for c in block.view.columns)
-            out.append(f"**{markdown_cell(caption(block.view))}**\n\n" + markdown_table(block.view, block.show_exact)
-                       + (f"\n\nExact values: [tables/{block.name}.csv](tables/{block.name}.csv)" if exact else ""))
-        elif isinstance(block, Chart):
-            out.append(f"![{markdown_cell(block.title)}](charts/{block.name}.svg)")
-    return "\n\n".join(out) + "\n"
-
-
-def markdown_code(text: str) -> str:
-    """A Markdown code span holding ``text`` whatever backticks it has.
-
-    >>> markdown_code("baccarat report -o a`b")
-    '``baccarat report -o a`b``'
-    """
-    text = text.replace("\n", " ")
-    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def caption(view: View) -> str:
-    return view.title.replace("\n", "; ")
-
-
-STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em; color: #222; }
-h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; } h3 { margin-top: 1.5em; }
-.scroll { overflow-x: auto; margin: 0.5em 0 1em; }
-table { border-collapse: collapse; font-size: 0.85em; }
-p.caption { font-weight: bold; font-size: 0.9em; margin: 1em 0 0.3em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; white-space: nowrap; }
-th { background: #f0f0f0; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-tbody tr:nth-child(even) { background: #fafafa; }
-figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; }
-code { background: #f4f4f4; padding: 0.1em 0.3em; }
-nav ul { columns: 2; }
-"""
-
-
-def as_html(report: Report) -> str:
-    """The report as one self-contained HTML page: tables as HTML, charts as embedded SVG images."""
-    from html import escape
-
-    def text(parts) -> str:
-        return "".join(f"<code>{escape(x.text)}</code>" if isinstance(x, Code) else escape(x) for x in parts)
-
-    body, toc, n = [], [], 0
-    for block in report.blocks:
-        if isinstance(block, Heading):
-            n += 1
-            if block.level == 2:
-                toc.append(f'<li><a href="#s{n}">{escape(block.text)}</a></li>')
-            body.append(f'<h{block.level} id="s{n}">{escape(block.text)}</h{block.level}>')
-        elif isinstance(block, Text):
-            body.append(f"<p>{text(block.parts)}</p>")
-        elif isinstance(block, Table):
-            table = html_table(block.view, block.show_exact).replace(
-                "<table>", f'<table id="table-{block.name}" aria-labelledby="caption-{block.name}">', 1)
-            body.append(f'<p class="caption" id="caption-{block.name}">{escape(caption(block.view))}</p>\n'
-                        f'<div class="scroll">\n{table}\n</div>')
-        elif isinstance(block, Chart):
-            data = base64.b64encode(block.svg).decode("ascii")
-            body.append(f'<figure id="chart-{block.name}"><img src="data:image/svg+xml;base64,{data}" '
-                        f'alt="{escape(block.title)}"></figure>')
-    heading, rest = body[0], body[1:]
-    nav = "<nav><ul>\n" + "\n".join(toc) + "\n</ul></nav>"
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="generator" content="{GENERATOR} {__version__}">\n<title>{escape(report.title)}</title>\n'
-            f"<style>{STYLE}</style>\n</head>\n<body>\n{heading}\n{nav}\n" + "\n".join(rest) + "\n</body>\n</html>\n")
-
-
-def as_json(report: Report) -> str:
-    """Every table's exact values (Fractions as "p/q"), with the rules, shoe and command."""
-    tables = {b.name: b.view.data for b in report.blocks if isinstance(b, Table)}
-    charts = {b.name: {"title": b.title, "file": f"charts/{b.name}.svg"} for b in report.blocks if isinstance(b, Chart)}
-    return json.dumps(exact_json(report.data | {"tables": tables, "charts": charts}), indent=2, ensure_ascii=False) + "\n"
-
-
-def files(report: Report, paper: str = "a4", made: str | None = None) -> dict[str, bytes]:
-    """Path inside the report folder -> content, for every file of the report; the PDF on
-    ``paper`` (a4 or letter); the PDF and the workbook dated ``made`` (default: today)."""
-    from .pdf import as_pdf
-    from .xlsx import as_xlsx
-
-    made = made or today()
-    out = {"report.md": as_markdown(report).encode(), "report.html": as_html(report).encode(),
-           "report.json": as_json(report).encode(), "report.pdf": as_pdf(report, paper, made),
-           "report.xlsx": as_xlsx(report, made)}
-    for block in report.blocks:
-        if isinstance(block, Table):
-            out[f"tables/{block.name}.csv"] = (render(block.view, "csv", show_exact=True) + "\n").encode()
-        elif isinstance(block, Chart):
-            out[f"charts/{block.name}.svg"] = block.svg
-    return out
-
-
-def today() -> str:
-    """The date a report is made, ISO: today, or the date of SOURCE_DATE_EPOCH when it is set
-    (reproducible builds' convention: the same report, the same files)."""
-    from datetime import date, datetime, timezone
-
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    if epoch.isdigit():
-        return datetime.fromtimestamp(int(epoch), timezone.utc).date().isoformat()
-    return date.today().isoformat()

@@ -20,6 +20,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from ..render import table_cells
+from . import document
 
 PAPERS = ("a4", "letter")
 FONT, BOLD, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono"
@@ -83,12 +84,10 @@ def styles() -> dict:
 
 
 def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
-    """The report (report.Report) as PDF bytes, on ``paper`` (a4 or letter), dated ``made``."""
+    """The report (a document.Report) as PDF bytes, on ``paper`` (a4 or letter), dated ``made``."""
     from reportlab.lib.pagesizes import A4, LETTER
     from reportlab.lib.units import mm
     from reportlab.platypus import PageBreak
-
-    from . import document as par
 
     fonts()
     size = {"a4": A4, "letter": LETTER}[paper]
@@ -97,13 +96,13 @@ def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
     height = size[1] - 2 * margin - 8 * mm  # the footer's band
     story = title_page(report, made) + [PageBreak()]
     for block in report.blocks[1:]:  # the first heading is the title page's
-        if isinstance(block, par.Heading):
+        if isinstance(block, document.Heading):
             story.append(heading(block))
-        elif isinstance(block, par.Text):
+        elif isinstance(block, document.Text):
             story.append(paragraph(block.parts))
-        elif isinstance(block, par.Table):
+        elif isinstance(block, document.Table):
             story += table(block, width)
-        elif isinstance(block, par.Chart):
+        elif isinstance(block, document.Chart):
             story.append(chart(block, width, height))
     out = io.BytesIO()
     footer = f"{report.title} · baccarat {report.data.get('version', '')}"
@@ -140,10 +139,8 @@ def heading(block):
 def paragraph(parts):
     from reportlab.platypus import Paragraph
 
-    from .document import Code
-
-    return Paragraph("".join(f'<font face="{MONO}">{escape(x.text)}</font>' if isinstance(x, Code) else escape(x)
-                             for x in parts), styles()["body"])
+    return Paragraph("".join(f'<font face="{MONO}">{escape(x.text)}</font>' if isinstance(x, document.Code)
+                             else escape(x) for x in parts), styles()["body"])
 
 
 def table(block, width: float) -> list:

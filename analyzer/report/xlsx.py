@@ -79,12 +79,10 @@ def big_integers(rows: list[dict], key: str) -> bool:
 
 
 def as_xlsx(report, made: str = "") -> bytes:
-    """The report (report.Report) as .xlsx bytes."""
+    """The report (a document.Report) as .xlsx bytes."""
     import xlsxwriter
 
-    from . import document as par
-
-    tables = [b for b in report.blocks if isinstance(b, par.Table)]
+    tables = report.tables
     names = sheet_names([t.name for t in tables])
     out = io.BytesIO()
     book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
