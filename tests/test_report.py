@@ -486,7 +486,10 @@ def test_report_renders_in_headless_chromium(standard):
 
 def test_a_report_made_without_a_command_line_says_none():
     # A library user may give no command: no "make it again" line, title-page entry or JSON key.
-    made = report.build(report.scope(report.Request(decks="1")), None)
+    # Its progress, told as the work is done, adds up to the steps the progress bar expects.
+    scope, done = report.scope(report.Request(decks="1")), []
+    made = report.build(scope, None, done.append)
+    assert sum(done) == report.steps(scope)
     assert "command" not in made.data and "Command" not in dict(made.front)
     text = as_markdown(made)
     assert "To make this report again" not in text and "the command that makes" not in text
