@@ -15,6 +15,7 @@ from contextlib import contextmanager, nullcontext
 import click
 
 from . import BUILT_IN, __version__, errors
+from . import report as par  # the package alone: what a report needs is loaded when it is made
 from .signals import STOP_SIGNALS
 
 
@@ -725,8 +726,6 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
     with the built-in rule sets, the house edge by number of decks (with the exact infinite-deck
     limit) and the effect of removal. The folder appears whole or not at all.
     """
-    from . import report as par
-
     request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper)
     scope = par.scope(request)
     par.check_destination(out, force)

@@ -33,11 +33,11 @@ def command(program: str, *args) -> float:
 
 def parts(rules: str) -> dict[str, float]:
     from analyzer import report as par
+    from analyzer.cli import report_command
     from analyzer.report import charts, pdf, xlsx
     from analyzer.report.data import as_json
     from analyzer.report.html import as_html
     from analyzer.report.markdown import as_markdown
-    from analyzer.cli import report_command
 
     drawn = {"charts": 0.0}
     for name in ("edge_by_bet", "by_decks", "eor"):  # time the charts inside build

@@ -32,7 +32,7 @@ TEXT_SHARE = 0.45  # the widest a text column may be, as a share of the frame, b
 @lru_cache(maxsize=1)
 def fonts() -> None:
     """Register the DejaVu fonts that matplotlib ships (found without importing matplotlib)."""
-    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase import pdfmetrics  # heavy: loaded only when a PDF is made
     from reportlab.pdfbase.ttfonts import TTFont
 
     for name, file in ((FONT, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"), (MONO, "DejaVuSansMono.ttf")):
@@ -49,7 +49,7 @@ def font_file(name: str) -> Path:
 def chart_fonts() -> None:
     """The charts' font family, "DejaVu Sans", mapped for svglib to the registered DejaVu fonts,
     so it neither asks fontconfig nor falls back to Helvetica."""
-    from svglib.fonts import get_global_font_map
+    from svglib.fonts import get_global_font_map  # heavy: loaded only when a PDF is made
 
     fonts()
     fonts_of_svg = get_global_font_map()
@@ -59,7 +59,7 @@ def chart_fonts() -> None:
 
 @lru_cache(maxsize=1)
 def styles() -> dict:
-    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.styles import ParagraphStyle  # heavy: loaded only when a PDF is made
 
     fonts()
     body = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=12, spaceAfter=5)
@@ -85,7 +85,7 @@ def styles() -> dict:
 
 def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
     """The report (a document.Report) as PDF bytes, on ``paper`` (a4 or letter), dated ``made``."""
-    from reportlab.lib.pagesizes import A4, LETTER
+    from reportlab.lib.pagesizes import A4, LETTER  # heavy: loaded only when a PDF is made
     from reportlab.lib.units import mm
     from reportlab.platypus import PageBreak
 
@@ -114,7 +114,7 @@ def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
 
 
 def title_page(report, made: str) -> list:
-    from reportlab.lib.units import mm
+    from reportlab.lib.units import mm  # heavy: loaded only when a PDF is made
     from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
     s = styles()
@@ -131,13 +131,13 @@ def text(value: str) -> str:
 
 
 def heading(block):
-    from reportlab.platypus import Paragraph
+    from reportlab.platypus import Paragraph  # heavy: loaded only when a PDF is made
 
     return Paragraph(escape(block.text), styles()[f"h{min(block.level, 3)}"])
 
 
 def paragraph(parts):
-    from reportlab.platypus import Paragraph
+    from reportlab.platypus import Paragraph  # heavy: loaded only when a PDF is made
 
     return Paragraph("".join(f'<font face="{MONO}">{escape(x.text)}</font>' if isinstance(x, document.Code)
                              else escape(x) for x in parts), styles()["body"])
@@ -145,7 +145,7 @@ def paragraph(parts):
 
 def table(block, width: float) -> list:
     """A caption, then the table in as many column groups as the page width needs."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # heavy: loaded only when a PDF is made
     from reportlab.platypus import Paragraph
 
     s = styles()
@@ -207,7 +207,7 @@ def column_groups(widths: list[float], width: float) -> list[list[int]]:
 
 
 def table_part(headers, rows, aligns, widths, columns):
-    from reportlab.lib import colors
+    from reportlab.lib import colors  # heavy: loaded only when a PDF is made
     from reportlab.pdfbase.pdfmetrics import stringWidth
     from reportlab.platypus import Paragraph, Table, TableStyle
 
@@ -234,7 +234,7 @@ def table_part(headers, rows, aligns, widths, columns):
 
 def chart(block, width: float, height: float):
     """The chart's SVG as a vector drawing, scaled down to fit the frame."""
-    from svglib.svglib import svg2rlg
+    from svglib.svglib import svg2rlg  # heavy: loaded only when a PDF is made
 
     chart_fonts()
     drawing = svg2rlg(io.BytesIO(block.svg))
@@ -248,7 +248,7 @@ def chart(block, width: float, height: float):
 def numbered_canvas(footer: str, margin: float):
     """A canvas class that writes "page n of m" and ``footer`` at the foot of every page but the
     first, once the number of pages is known."""
-    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.pdfgen.canvas import Canvas  # heavy: loaded only when a PDF is made
 
     class Numbered(Canvas):
         def __init__(self, *args, **kwargs):
@@ -276,7 +276,7 @@ def numbered_canvas(footer: str, margin: float):
 
 def shorten(line: str, width: float) -> str:
     """``line``, cut with an ellipsis to fit ``width`` points in the footer's font."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # heavy: loaded only when a PDF is made
 
     if stringWidth(line, FONT, 7) <= width:
         return line
@@ -286,7 +286,7 @@ def shorten(line: str, width: float) -> str:
 
 
 def document_class():
-    from reportlab.platypus import SimpleDocTemplate
+    from reportlab.platypus import SimpleDocTemplate  # heavy: loaded only when a PDF is made
 
     class Document(SimpleDocTemplate):
         """A document whose level-2 and -3 headings become PDF bookmarks."""

@@ -80,7 +80,7 @@ def big_integers(rows: list[dict], key: str) -> bool:
 
 def as_xlsx(report, made: str = "") -> bytes:
     """The report (a document.Report) as .xlsx bytes."""
-    import xlsxwriter
+    import xlsxwriter  # heavy: loaded only when a workbook is made
 
     tables = report.tables
     names = sheet_names([t.name for t in tables])
