@@ -33,20 +33,26 @@ def check_destination(out: str | Path, force: bool) -> Path:
         if not os.access(parent, os.W_OK | os.X_OK):
             raise BaccaratError(f"cannot write {str(path)!r}: folder {str(parent)!r} is not writable")
         if path.exists() or path.is_symlink():
-            if not force:
-                raise BaccaratError(f"{str(path)!r} exists; use {{force}} to replace it", names=("force",))
-            if not path.is_dir() or path.is_symlink():
-                raise BaccaratError(f"{str(path)!r} is not a folder; not replacing it")
-            if any(path.iterdir()) and not is_report(path):
-                raise BaccaratError(f"{str(path)!r} is not a baccarat report folder (no report.json of ours); "
-                                    "not replacing it")
-            others = [str(p.relative_to(path)) for p in sorted(path.rglob("*")) if not report_file(p.relative_to(path))]
-            if others:
-                raise BaccaratError(f"{str(path)!r} holds files that are not the report's ({', '.join(others[:3])}"
-                                    f"{', ...' if len(others) > 3 else ''}); not replacing it")
+            check_replaceable(path, force)
     except OSError as exc:
         raise BaccaratError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     return path
+
+
+def check_replaceable(path: Path, force: bool) -> None:
+    """Raise unless ``force`` is given and the existing ``path`` is a folder, empty or holding a
+    report and nothing else, so that replacing it loses nothing but an old report."""
+    if not force:
+        raise BaccaratError(f"{str(path)!r} exists; use {{force}} to replace it", names=("force",))
+    if not path.is_dir() or path.is_symlink():
+        raise BaccaratError(f"{str(path)!r} is not a folder; not replacing it")
+    if any(path.iterdir()) and not is_report(path):
+        raise BaccaratError(f"{str(path)!r} is not a baccarat report folder (no report.json of ours); "
+                            "not replacing it")
+    others = [str(p.relative_to(path)) for p in sorted(path.rglob("*")) if not report_file(p.relative_to(path))]
+    if others:
+        raise BaccaratError(f"{str(path)!r} holds files that are not the report's ({', '.join(others[:3])}"
+                            f"{', ...' if len(others) > 3 else ''}); not replacing it")
 
 
 def report_file(relative: Path) -> bool:
@@ -76,11 +82,7 @@ def write(contents: dict[str, bytes], out: str | Path, force: bool = False) -> P
     staging = old = None
     try:
         staging = Path(tempfile.mkdtemp(prefix=".baccarat-report-", dir=parent))
-        for name, content in contents.items():
-            target = staging / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(content)
-        staging.chmod(0o777 & ~_umask())
+        write_files(staging, contents)
         with signals_held():  # Ctrl-C or SIGTERM between the two renames would leave no report in place
             if path.exists():
                 old = Path(tempfile.mkdtemp(prefix=".baccarat-old-", dir=parent))
@@ -102,7 +104,18 @@ def write(contents: dict[str, bytes], out: str | Path, force: bool = False) -> P
     return path
 
 
+def write_files(folder: Path, contents: dict[str, bytes]) -> None:
+    """Each file of ``contents`` in ``folder``, sub-folders made as needed; then the folder given
+    the permissions a new folder gets (mkdtemp makes it private)."""
+    for name, content in contents.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+    folder.chmod(0o777 & ~_umask())
+
+
 def _umask() -> int:
+    """The process's umask (which can only be read by setting it)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
