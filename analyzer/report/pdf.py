@@ -96,21 +96,27 @@ def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
     height = size[1] - 2 * margin - 8 * mm  # the footer's band
     story = title_page(report, made) + [PageBreak()]
     for block in report.blocks[1:]:  # the first heading is the title page's
-        if isinstance(block, document.Heading):
-            story.append(heading(block))
-        elif isinstance(block, document.Text):
-            story.append(paragraph(block.parts))
-        elif isinstance(block, document.Table):
-            story += table(block, width)
-        elif isinstance(block, document.Chart):
-            story.append(chart(block, width, height))
+        story += flowables(block, width, height)
     out = io.BytesIO()
     footer = f"{report.title} · baccarat {report.data.get('version', '')}"
     doc = document_class()(out, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
-                   bottomMargin=margin + 8 * mm, title=report.title, author="baccarat",
-                   subject="Par sheet", creator=f"baccarat {report.data.get('version', '')}", invariant=1)
+                           bottomMargin=margin + 8 * mm, title=report.title, author="baccarat",
+                           subject="Par sheet", creator=f"baccarat {report.data.get('version', '')}", invariant=1)
     doc.build(story, canvasmaker=numbered_canvas(footer, margin))
     return out.getvalue()
+
+
+def flowables(block, width: float, height: float) -> list:
+    """A block of the report as reportlab flowables, in a frame ``width`` by ``height`` points."""
+    if isinstance(block, document.Heading):
+        return [heading(block)]
+    if isinstance(block, document.Text):
+        return [paragraph(block.parts)]
+    if isinstance(block, document.Table):
+        return table(block, width)
+    if isinstance(block, document.Chart):
+        return [chart(block, width, height)]
+    return []
 
 
 def title_page(report, made: str) -> list:
