@@ -56,7 +56,7 @@ def check_replaceable(path: Path, force: bool) -> None:
 
 
 def report_file(relative: Path) -> bool:
-    """Whether a path inside a report folder is one that a report writes (so --force may delete it).
+    """Whether a path inside a report folder is one that a report writes (so ``force`` may delete it).
 
     >>> report_file(Path("tables/compare.csv")), report_file(Path("charts")), report_file(Path("notes.txt"))
     (True, True, False)
