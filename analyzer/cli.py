@@ -684,8 +684,8 @@ def chemin(model, infinite, casino, rules, commission, by_commission, decks, rem
         emit(views.chemin(solve(played, share)), fmt, exact)
 
 
-def report_command(request, out: str) -> str:
-    """The command line that writes the report of ``request`` (a report.Request) to ``out`` again.
+def report_command(request: par.Request, out: str) -> str:
+    """The command line that writes the report of ``request`` to ``out`` again.
 
     >>> from analyzer.report import Request
     >>> report_command(Request(("standard", "my rules.toml"), decks="6", remove="5,5"), "par")
