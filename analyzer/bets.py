@@ -25,7 +25,8 @@ from .layout import Detail, Needs, memo, union
 from .tableau import PUNTO_BANCO, Tableau
 
 
-MAIN_BETS = ("banker", "player", "tie")  # the bets on who wins; the outcomes of the same names
+
+MAIN_BETS = ("banker", "player", "tie")  # the bets on who wins (the outcomes of the same names); every other bet is a side bet
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import functools
 import importlib
 import os
 import re
+import shlex
 import signal
 import sys
 import threading
@@ -14,6 +15,7 @@ from contextlib import contextmanager, nullcontext
 import click
 
 from . import BUILT_IN, __version__, errors
+from . import report as par  # the package alone: what a report needs is loaded when it is made
 from .signals import STOP_SIGNALS
 
 
@@ -40,7 +42,6 @@ cards = LazyModule("analyzer.cards")
 chemin_game = LazyModule("analyzer.chemin")
 counting = LazyModule("analyzer.counting")
 known_cards = LazyModule("analyzer.knowledge")
-par = LazyModule("analyzer.report")
 rendering = LazyModule("analyzer.render")
 rulefile = LazyModule("analyzer.rulefile")
 shoes_dealt = LazyModule("analyzer.simulate")
@@ -704,6 +705,26 @@ def chemin(model, infinite, casino, rules, commission, by_commission, decks, rem
         emit(views.chemin.chemin(chemin_game.solve(played, share)), fmt, exact)
 
 
+def report_command(request: par.Request, out: str) -> str:
+    """The command line that writes the report of ``request`` to ``out`` again.
+
+    >>> from analyzer.report import Request
+    >>> report_command(Request(("standard", "my rules.toml"), decks="6", remove="5,5"), "par")
+    "baccarat report --rules standard --rules 'my rules.toml' --decks 6 --remove 5,5 -o par"
+    """
+    words = ["baccarat", "report"] + [w for name in request.rules for w in ("--rules", name)]
+    for option, value in (("--decks", request.decks), ("--shoe", request.shoe_file), ("--remove", request.remove)):
+        if value:
+            words += [option, value]
+    if request.side_bets is not None:
+        words += ["--side-bets", request.side_bets]
+    for item in request.known:
+        words += ["--known", item]
+    if request.paper != "a4":
+        words += ["--paper", request.paper]
+    return shlex.join(words + ["-o", out])
+
+
 @cli.command(context_settings=CONTEXT)
 @click.option("--rules", "rules", multiple=True, metavar="NAME|FILE",
               help=f"A rule set to report on; repeat for several (default standard): {', '.join(BUILT_IN)}, "
@@ -727,10 +748,10 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
     limit) and the effect of removal. The folder appears whole or not at all.
     """
     request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper)
-    plan = par.plan(request)
+    scope = par.scope(request)
     par.check_destination(out, force)
-    with progress_bar(par.steps(plan), "Computing the report") as advance:
-        contents = par.files(par.build(plan, request.command(out), advance), request.paper)
+    with progress_bar(par.steps(scope), "Computing the report") as advance:
+        contents = par.files(par.build(scope, report_command(request, out), advance), request.paper)
     path = par.write(contents, out, force)
     shown = str(path) if str(path).isprintable() else repr(str(path))  # no raw control character to the terminal
     click.echo(f"Wrote {shown}/: report.md, report.html, report.pdf, report.xlsx, report.json, "

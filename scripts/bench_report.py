@@ -32,8 +32,12 @@ def command(program: str, *args) -> float:
 
 
 def parts(rules: str) -> dict[str, float]:
-    from analyzer import charts, pdf, xlsx
     from analyzer import report as par
+    from analyzer.cli import report_command
+    from analyzer.report import charts, pdf, xlsx
+    from analyzer.report.data import as_json
+    from analyzer.report.html import as_html
+    from analyzer.report.markdown import as_markdown
 
     drawn = {"charts": 0.0}
     for name in ("edge_by_bet", "by_decks", "eor"):  # time the charts inside build
@@ -49,13 +53,13 @@ def parts(rules: str) -> dict[str, float]:
         setattr(charts, name, timed)
     start = time.perf_counter()
     request = par.Request((rules,))
-    report = par.build(par.plan(request), request.command("par"))
+    report = par.build(par.scope(request), report_command(request, "par"))
     built = time.perf_counter()
     pdf.as_pdf(report, "a4", "2026-01-01")
     made_pdf = time.perf_counter()
     xlsx.as_xlsx(report, "2026-01-01")
     made_xlsx = time.perf_counter()
-    par.as_html(report), par.as_markdown(report), par.as_json(report)
+    as_html(report), as_markdown(report), as_json(report)
     rest = time.perf_counter()
     return {"compute": built - start - drawn["charts"], "charts (SVG)": drawn["charts"], "pdf": made_pdf - built,
             "xlsx": made_xlsx - made_pdf, "md+html+json": rest - made_xlsx}

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from analyzer import report
+from analyzer.cli import report_command
 from analyzer.rulefile import BUILT_IN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +24,7 @@ def folder(name: str) -> str:
 def contents(name: str) -> dict[str, bytes]:
     """Path inside the report folder -> bytes, for the built-in rule set ``name``."""
     request = report.Request((name,), decks="8")
-    return report.files(report.build(report.plan(request), request.command(folder(name))))
+    return report.files(report.build(report.scope(request), report_command(request, folder(name))))
 
 
 def matplotlib_version() -> str:

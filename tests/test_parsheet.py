@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from analyzer import Shoe, get_rules, parsheet, report
 from analyzer.views import parsheet as parsheet_views
 from analyzer.bets import evaluate
-from analyzer.cli import cli
+from analyzer.cli import cli, report_command
 from analyzer.engine import enumerate_coup
 from tests.dealer import deal
 from tests.test_report import pdf_text, xlsx_cells
@@ -182,7 +182,7 @@ def test_a_costly_skewed_session_is_marked_poor():
 @pytest.fixture(scope="module")
 def standard_report():
     request = report.Request(("standard",), decks="8")
-    return report.build(report.plan(request), request.command("par"))
+    return report.build(report.scope(request), report_command(request, "par"))
 
 
 @pytest.fixture(scope="module")

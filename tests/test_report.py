@@ -17,8 +17,11 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import Shoe, analyse, get_rules, report
+from analyzer.bets import MAIN_BETS
 from analyzer.cli import cli
 from analyzer.render import data_number, percent
+from analyzer.report import document
+from analyzer.report.markdown import as_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -178,14 +181,14 @@ def test_several_rule_sets_and_chosen_side_bets(tmp_path):
 
 
 def test_default_side_bets_are_the_most_sensitive_to_removal():
-    p = report.plan(report.Request(("catalog",)))
+    p = report.scope(report.Request(("catalog",)))
     rules = p.rules[0]
     from analyzer.views.removal import eor
 
     removal = eor(rules, p.shoe)
-    chosen = report.chart_bets(rules, removal, None)
+    chosen = document.chart_bets(rules, removal, None)
     sensitivity = sorted(((r["sum_of_squares"], r["bet"]) for r in removal.data["bets"]
-                          if r["bet"] not in report.MAIN_BETS), reverse=True)
+                          if r["bet"] not in MAIN_BETS), reverse=True)
     assert chosen == ["banker", "player", "tie"] + [b for _, b in sensitivity[:3]]
 
 
@@ -479,3 +482,14 @@ def test_report_renders_in_headless_chromium(standard):
     png = screenshot.read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 50_000
     print(f"screenshot: {screenshot}")
+
+
+def test_a_report_made_without_a_command_line_says_none():
+    # A library user may give no command: no "make it again" line, title-page entry or JSON key.
+    # Its progress, told as the work is done, adds up to the steps the progress bar expects.
+    scope, done = report.scope(report.Request(decks="1")), []
+    made = report.build(scope, None, done.append)
+    assert sum(done) == report.steps(scope)
+    assert "command" not in made.data and "Command" not in dict(made.front)
+    text = as_markdown(made)
+    assert "To make this report again" not in text and "the command that makes" not in text

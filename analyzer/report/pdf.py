@@ -19,7 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from .render import table_cells
+from ..render import table_cells
+from . import document
 
 PAPERS = ("a4", "letter")
 FONT, BOLD, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono"
@@ -31,7 +32,7 @@ TEXT_SHARE = 0.45  # the widest a text column may be, as a share of the frame, b
 @lru_cache(maxsize=1)
 def fonts() -> None:
     """Register the DejaVu fonts that matplotlib ships (found without importing matplotlib)."""
-    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase import pdfmetrics  # heavy: loaded only when a PDF is made
     from reportlab.pdfbase.ttfonts import TTFont
 
     for name, file in ((FONT, "DejaVuSans.ttf"), (BOLD, "DejaVuSans-Bold.ttf"), (MONO, "DejaVuSansMono.ttf")):
@@ -48,7 +49,7 @@ def font_file(name: str) -> Path:
 def chart_fonts() -> None:
     """The charts' font family, "DejaVu Sans", mapped for svglib to the registered DejaVu fonts,
     so it neither asks fontconfig nor falls back to Helvetica."""
-    from svglib.fonts import get_global_font_map
+    from svglib.fonts import get_global_font_map  # heavy: loaded only when a PDF is made
 
     fonts()
     fonts_of_svg = get_global_font_map()
@@ -58,7 +59,7 @@ def chart_fonts() -> None:
 
 @lru_cache(maxsize=1)
 def styles() -> dict:
-    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.styles import ParagraphStyle  # heavy: loaded only when a PDF is made
 
     fonts()
     body = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=12, spaceAfter=5)
@@ -83,12 +84,10 @@ def styles() -> dict:
 
 
 def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
-    """The report (report.Report) as PDF bytes, on ``paper`` (a4 or letter), dated ``made``."""
-    from reportlab.lib.pagesizes import A4, LETTER
+    """The report (a document.Report) as PDF bytes, on ``paper`` (a4 or letter), dated ``made``."""
+    from reportlab.lib.pagesizes import A4, LETTER  # heavy: loaded only when a PDF is made
     from reportlab.lib.units import mm
     from reportlab.platypus import PageBreak
-
-    from . import report as par
 
     fonts()
     size = {"a4": A4, "letter": LETTER}[paper]
@@ -97,25 +96,31 @@ def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
     height = size[1] - 2 * margin - 8 * mm  # the footer's band
     story = title_page(report, made) + [PageBreak()]
     for block in report.blocks[1:]:  # the first heading is the title page's
-        if isinstance(block, par.Heading):
-            story.append(heading(block))
-        elif isinstance(block, par.Text):
-            story.append(paragraph(block.parts))
-        elif isinstance(block, par.Table):
-            story += table(block, width)
-        elif isinstance(block, par.Chart):
-            story.append(chart(block, width, height))
+        story += flowables(block, width, height)
     out = io.BytesIO()
     footer = f"{report.title} · baccarat {report.data.get('version', '')}"
     doc = document_class()(out, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
-                   bottomMargin=margin + 8 * mm, title=report.title, author="baccarat",
-                   subject="Par sheet", creator=f"baccarat {report.data.get('version', '')}", invariant=1)
+                           bottomMargin=margin + 8 * mm, title=report.title, author="baccarat",
+                           subject="Par sheet", creator=f"baccarat {report.data.get('version', '')}", invariant=1)
     doc.build(story, canvasmaker=numbered_canvas(footer, margin))
     return out.getvalue()
 
 
+def flowables(block, width: float, height: float) -> list:
+    """A block of the report as reportlab flowables, in a frame ``width`` by ``height`` points."""
+    if isinstance(block, document.Heading):
+        return [heading(block)]
+    if isinstance(block, document.Text):
+        return [paragraph(block.parts)]
+    if isinstance(block, document.Table):
+        return table(block, width)
+    if isinstance(block, document.Chart):
+        return [chart(block, width, height)]
+    return []
+
+
 def title_page(report, made: str) -> list:
-    from reportlab.lib.units import mm
+    from reportlab.lib.units import mm  # heavy: loaded only when a PDF is made
     from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
     s = styles()
@@ -132,23 +137,21 @@ def text(value: str) -> str:
 
 
 def heading(block):
-    from reportlab.platypus import Paragraph
+    from reportlab.platypus import Paragraph  # heavy: loaded only when a PDF is made
 
     return Paragraph(escape(block.text), styles()[f"h{min(block.level, 3)}"])
 
 
 def paragraph(parts):
-    from reportlab.platypus import Paragraph
+    from reportlab.platypus import Paragraph  # heavy: loaded only when a PDF is made
 
-    from .report import Code
-
-    return Paragraph("".join(f'<font face="{MONO}">{escape(x.text)}</font>' if isinstance(x, Code) else escape(x)
-                             for x in parts), styles()["body"])
+    return Paragraph("".join(f'<font face="{MONO}">{escape(x.text)}</font>' if isinstance(x, document.Code)
+                             else escape(x) for x in parts), styles()["body"])
 
 
 def table(block, width: float) -> list:
     """A caption, then the table in as many column groups as the page width needs."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # heavy: loaded only when a PDF is made
     from reportlab.platypus import Paragraph
 
     s = styles()
@@ -210,7 +213,7 @@ def column_groups(widths: list[float], width: float) -> list[list[int]]:
 
 
 def table_part(headers, rows, aligns, widths, columns):
-    from reportlab.lib import colors
+    from reportlab.lib import colors  # heavy: loaded only when a PDF is made
     from reportlab.pdfbase.pdfmetrics import stringWidth
     from reportlab.platypus import Paragraph, Table, TableStyle
 
@@ -237,7 +240,7 @@ def table_part(headers, rows, aligns, widths, columns):
 
 def chart(block, width: float, height: float):
     """The chart's SVG as a vector drawing, scaled down to fit the frame."""
-    from svglib.svglib import svg2rlg
+    from svglib.svglib import svg2rlg  # heavy: loaded only when a PDF is made
 
     chart_fonts()
     drawing = svg2rlg(io.BytesIO(block.svg))
@@ -251,7 +254,7 @@ def chart(block, width: float, height: float):
 def numbered_canvas(footer: str, margin: float):
     """A canvas class that writes "page n of m" and ``footer`` at the foot of every page but the
     first, once the number of pages is known."""
-    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.pdfgen.canvas import Canvas  # heavy: loaded only when a PDF is made
 
     class Numbered(Canvas):
         def __init__(self, *args, **kwargs):
@@ -279,7 +282,7 @@ def numbered_canvas(footer: str, margin: float):
 
 def shorten(line: str, width: float) -> str:
     """``line``, cut with an ellipsis to fit ``width`` points in the footer's font."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # heavy: loaded only when a PDF is made
 
     if stringWidth(line, FONT, 7) <= width:
         return line
@@ -289,7 +292,7 @@ def shorten(line: str, width: float) -> str:
 
 
 def document_class():
-    from reportlab.platypus import SimpleDocTemplate
+    from reportlab.platypus import SimpleDocTemplate  # heavy: loaded only when a PDF is made
 
     class Document(SimpleDocTemplate):
         """A document whose level-2 and -3 headings become PDF bookmarks."""

@@ -18,7 +18,8 @@ import math
 import re
 from datetime import datetime
 
-from .render import DataColumn, data_columns, exact, is_number, one_line_text
+from ..render import DataColumn, data_columns, exact, is_number, one_line_text
+from .markdown import caption
 
 EXCEL_DIGITS = 10**15  # integers below this Excel holds and shows exactly
 FORMATS = {"percent": "0.0000%", "fine": "0.000000%", "permille": "0.00000", "number": "0.000000",
@@ -79,64 +80,76 @@ def big_integers(rows: list[dict], key: str) -> bool:
 
 
 def as_xlsx(report, made: str = "") -> bytes:
-    """The report (report.Report) as .xlsx bytes."""
-    import xlsxwriter
+    """The report (a document.Report) as .xlsx bytes, dated ``made``."""
+    import xlsxwriter  # heavy: loaded only when a workbook is made
 
-    from . import report as par
-
-    tables = [b for b in report.blocks if isinstance(b, par.Table)]
-    names = sheet_names([t.name for t in tables])
     out = io.BytesIO()
     book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
                                      "strings_to_urls": False})
     stamp = datetime.fromisoformat(made) if made else datetime(2000, 1, 1)
     book.set_properties({"title": report.title, "author": "baccarat", "created": stamp,
                          "comments": f"baccarat {report.data.get('version', '')}"})
-    bold = book.add_format({"bold": True})
-    title = book.add_format({"bold": True, "font_size": 14})
-    wrap = book.add_format({"text_wrap": True, "valign": "top"})
-    head = book.add_format({"bold": True, "bg_color": "#EEEEEE", "bottom": 1, "text_wrap": True, "valign": "top"})
-    formats = {kind: book.add_format({"num_format": f}) for kind, f in FORMATS.items()}
-
-    about = book.add_worksheet("about")
-    about.write(0, 0, "Par sheet", title)
-    about.write(1, 0, report.title)
-    row = 3
-    for label, value in list(report.front) + [("Date", made)]:
-        about.write(row, 0, label, bold)
-        about.write(row, 1, one_line_text(str(value).replace("\n", "; ")), wrap)
-        row += 1
-    row += 1
-    about.write(row, 0, "Sheets", bold)
-    for name, block in zip(names, tables):
-        row += 1
-        about.write_url(row, 0, f"internal:'{name}'!A1", string=name)
-        about.write(row, 1, one_line_text(block.view.title.replace("\n", "; ")))
-    about.set_column(0, 0, 34)
-    about.set_column(1, 1, 110, wrap)
-
-    for name, block in zip(names, tables):
-        sheet = book.add_worksheet(name)
-        columns = data_columns(block.view)
-        sheet.write(0, 0, one_line_text(block.view.title.replace("\n", "; ")), bold)
-        for c, column in enumerate(columns):
-            sheet.write(2, c, column.header, head)
-        widths = [len(column.header) for column in columns]
-        big = [big_integers(block.view.rows, column.key) for column in columns]
-        for r, values in enumerate(block.view.rows, start=3):
-            for c, column in enumerate(columns):
-                value = cell_value(values.get(column.key), column, big[c])
-                if value is None:
-                    continue
-                if isinstance(value, str):
-                    sheet.write_string(r, c, value)
-                    widths[c] = max(widths[c], len(value))
-                else:
-                    fmt = formats.get("count" if isinstance(value, int) else column.kind)
-                    sheet.write_number(r, c, value, fmt)
-                    widths[c] = max(widths[c], 12)
-        for c, w in enumerate(widths):
-            sheet.set_column(c, c, min(MAX_WIDTH, w + 2))
-        sheet.freeze_panes(3, 1 if columns and columns[0].role == "plain" else 0)
+    formats = add_formats(book)
+    names = sheet_names([t.name for t in report.tables])
+    about_sheet(book.add_worksheet("about"), report, made, names, formats)
+    for name, block in zip(names, report.tables):
+        table_sheet(book.add_worksheet(name), block, formats)
     book.close()
     return out.getvalue()
+
+
+def add_formats(book) -> dict:
+    """The workbook's cell formats by use (bold, title, wrap, head) and, under "numbers", by kind
+    of number (FORMATS)."""
+    return {"bold": book.add_format({"bold": True}), "title": book.add_format({"bold": True, "font_size": 14}),
+            "wrap": book.add_format({"text_wrap": True, "valign": "top"}),
+            "head": book.add_format({"bold": True, "bg_color": "#EEEEEE", "bottom": 1, "text_wrap": True,
+                                     "valign": "top"}),
+            "numbers": {kind: book.add_format({"num_format": f}) for kind, f in FORMATS.items()}}
+
+
+def about_sheet(about, report, made: str, names: list[str], formats: dict) -> None:
+    """The first sheet: the report's title, its title-page lines and date, then a link to each
+    table's sheet with the table's caption."""
+    about.write(0, 0, "Par sheet", formats["title"])
+    about.write(1, 0, report.title)
+    lines = list(report.front) + [("Date", made)]
+    for row, (label, value) in enumerate(lines, start=3):
+        about.write(row, 0, label, formats["bold"])
+        about.write(row, 1, one_line_text(str(value).replace("\n", "; ")), formats["wrap"])
+    sheets = 3 + len(lines) + 1  # the row of the list of sheets, after a blank one
+    about.write(sheets, 0, "Sheets", formats["bold"])
+    for row, (name, block) in enumerate(zip(names, report.tables), start=sheets + 1):
+        about.write_url(row, 0, f"internal:'{name}'!A1", string=name)
+        about.write(row, 1, one_line_text(caption(block.view)))
+    about.set_column(0, 0, 34)
+    about.set_column(1, 1, 110, formats["wrap"])
+
+
+def table_sheet(sheet, block, formats: dict) -> None:
+    """A table's sheet: its caption, a frozen header row, then its columns as data (cell_value),
+    each column as wide as its longest text needs, within MAX_WIDTH."""
+    columns = data_columns(block.view)
+    sheet.write(0, 0, one_line_text(caption(block.view)), formats["bold"])
+    for c, column in enumerate(columns):
+        sheet.write(2, c, column.header, formats["head"])
+    widths = [len(column.header) for column in columns]
+    big = [big_integers(block.view.rows, column.key) for column in columns]
+    for r, values in enumerate(block.view.rows, start=3):
+        for c, column in enumerate(columns):
+            value = cell_value(values.get(column.key), column, big[c])
+            widths[c] = max(widths[c], write_cell(sheet, r, c, value, column.kind, formats["numbers"]))
+    for c, w in enumerate(widths):
+        sheet.set_column(c, c, min(MAX_WIDTH, w + 2))
+    sheet.freeze_panes(3, 1 if columns and columns[0].role == "plain" else 0)
+
+
+def write_cell(sheet, r: int, c: int, value, kind: str, numbers: dict) -> int:
+    """Write one cell, text as text and a number in its kind's format; the width it needs (0: none)."""
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        sheet.write_string(r, c, value)
+        return len(value)
+    sheet.write_number(r, c, value, numbers.get("count" if isinstance(value, int) else kind))
+    return 12

@@ -15,7 +15,7 @@ import functools
 import io
 import math
 
-from .render import percent
+from ..render import percent
 
 WORSE, BETTER, LIMIT = "#b03a2e", "#1e8449", "#2e86c1"  # house edge > 0 / the bettor's side / the limit
 RC = {"svg.fonttype": "none", "svg.hashsalt": "baccarat", "font.family": "sans-serif",
@@ -29,7 +29,7 @@ def drawn(draw):
 
     @functools.wraps(draw)
     def chart(*args) -> bytes:
-        from matplotlib import rc_context
+        from matplotlib import rc_context  # heavy: loaded only when a chart is drawn
 
         out = io.BytesIO()
         with rc_context(RC):
@@ -41,7 +41,7 @@ def drawn(draw):
 
 def _figure(width: float, height: float, left: float, right: float, bottom: float, top: float, **gaps):
     """A figure ``width`` by ``height`` inches whose axes leave these margins (inches)."""
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # heavy: loaded only when a chart is drawn
 
     fig = Figure(figsize=(width, height))
     fig.subplots_adjust(left=left / width, right=1 - right / width, bottom=bottom / height, top=1 - top / height,
@@ -51,7 +51,7 @@ def _figure(width: float, height: float, left: float, right: float, bottom: floa
 
 def text_width(text: str, size: float = 9) -> float:
     """The width of ``text`` in inches, in the charts' font at ``size`` points."""
-    from matplotlib.font_manager import FontProperties
+    from matplotlib.font_manager import FontProperties  # heavy: loaded only when a chart is drawn
     from matplotlib.textpath import text_to_path
 
     return text_to_path.get_text_width_height_descent(text, FontProperties(family=RC["font.sans-serif"], size=size),
