@@ -361,14 +361,14 @@ def check_playable(shoe: Shoe) -> Shoe:
 
 
 def parse_dealt(text: str) -> list:
-    """Dealt cards from text: commas or new lines separate cards, blank lines and # comments are
-    skipped (a line may hold one card or a whole coup).
+    """Dealt cards from text: commas, spaces or new lines separate cards, blank lines and #
+    comments are skipped (a line may hold one card or a whole coup).
 
-    >>> parse_dealt("5,K, # a comment, with commas\\n\\nAh")
-    [(4, None), (12, None), (0, 1)]
+    >>> parse_dealt("5,K, # a comment, with commas\\n\\nAh 10s  9")
+    [(4, None), (12, None), (0, 1), (9, 0), (8, None)]
     """
     lines = (line.split("#", 1)[0] for line in text.splitlines())
-    return [parse_card(part) for line in lines for part in line.split(",") if part.strip()]
+    return [parse_card(part) for line in lines for part in re.split(r"[,\s]+", line) if part]
 
 
 def load_dealt(path) -> list:

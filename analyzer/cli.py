@@ -48,6 +48,7 @@ shoes_dealt = LazyModule("analyzer.simulate")
 tableaus = LazyModule("analyzer.tableau")
 userfiles = LazyModule("analyzer.userfiles")
 views = LazyModule("analyzer.views")  # a package: views.edge is the module analyzer.views.edge
+web = LazyModule("analyzer.web")  # a package: web.app, web.api
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -757,3 +758,41 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
     click.echo(f"Wrote {shown}/: report.md, report.html, report.pdf, report.xlsx, report.json, "
                f"{sum(name.startswith('tables/') for name in contents)} tables (CSV), "
                f"{sum(name.startswith('charts/') for name in contents)} charts (SVG)")
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@cli.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="The address to listen on. The default serves this machine alone; another (0.0.0.0: every network "
+                   "this machine is on) lets others reach the page, deliberately.")
+@click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535),
+              help="The port to listen on (0: a free one, printed when the server starts).")
+@click.option("--rate", default=20.0, show_default=True, type=click.FloatRange(min=0.1, max=100_000),
+              help="Requests a second one client may make, on average (bursts of three seconds' worth).")
+@domain_errors
+def serve(host, port, rate):
+    """A web page on this machine: the shoe in play and a side-bet designer.
+
+    Track a shoe card by card and see every bet's exact edge after each card; edit a side bet's
+    pay table and see its return table and house edge as you type. The page calls the same
+    library as the command line (a JSON API: see the README). Ctrl-C stops the server.
+    """
+    limits = web.api.Limits(rate=rate, burst=max(1, int(3 * rate)))
+    try:
+        server = web.app.server(host, port, limits)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"Serving on http://{shown}:{server.port}/ (Ctrl-C to stop)")
+    if host not in LOCAL_HOSTS:
+        click.echo(f"Note: listening on {host}: whoever can reach this machine can use the page", err=True)
+    try:
+        server.serve_forever()
+    except Stopped:  # the way a server is meant to end: not a failure
+        ignore_stop_signals()  # a second Ctrl-C while it closes changes nothing
+        RECEIVED.clear()
+        click.echo("Stopped.")
+    finally:
+        server.server_close()

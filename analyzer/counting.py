@@ -40,6 +40,25 @@ def count_system(rules, text: str) -> tuple[list[int], str]:
     return (list(named[text]), text) if text in named else (parse_tags(text), "given")
 
 
+def running_count(tags, dealt) -> int:
+    """The running count after the dealt (rank index, suit) cards: the sum of their tags, T, J,
+    Q and K all taking the zero class's.
+
+    >>> running_count([0, 0, 0, -1, -1, -1, -1, 2, 2, 0], [(8, None), (7, 1), (4, None), (12, 0)])
+    3
+    """
+    return sum(tags[min(rank, 9)] for rank, _ in dealt)
+
+
+def true_count(running: int, unseen: int) -> Fraction:
+    """The running count per deck left unseen: 52 x running / unseen cards.
+
+    >>> true_count(3, 390)
+    Fraction(2, 5)
+    """
+    return Fraction(52 * running, unseen)
+
+
 def tag_weights(shoe: Shoe) -> list[int]:
     """Cards of each tag class (A..9, zero) in the shoe."""
     ranks = shoe.rank_counts()

@@ -129,7 +129,9 @@ def one_line_text(text: str) -> str:
     return CONTROL.sub(" ", text)
 
 
-def _show(value, kind: str) -> str:
+def cell_text(value, kind: str) -> str:
+    """A value as a table cell of this kind shows it (percent, count, units...), exact values
+    rounded only here."""
     if value is None:
         return ""
     if isinstance(value, float):  # an estimate or an approximation: formatted, never shown as "exact"
@@ -185,7 +187,7 @@ def table_cells(view: View, show_exact: bool):
     headers, getters, aligns = [], [], []
     for col in view.columns:
         headers.append(col.header)
-        getters.append(lambda row, col=col: _show(row.get(col.key), col.kind))
+        getters.append(lambda row, col=col: cell_text(row.get(col.key), col.kind))
         aligns.append("left" if col.kind == "text" else "right")
         if show_exact and col.kind in EXACT_KINDS and (show_exact is True or col.key in show_exact):
             headers.append(_exact_header(col))

@@ -63,15 +63,17 @@ def line_rows(row: dict) -> list[dict]:
 
 def edge(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
     """The house-edge table of every bet of ``rules`` on ``shoe`` (given ``knowledge`` of the
-    coup's cards); a bet with several pay lines is followed by one row per line."""
-    dist = enumerate_coup(shoe, rules.tableau, knowledge)
-    rows = [bet_row(evaluate(bet, dist)) for bet in rules.bets]
+    coup's cards); a bet with several pay lines is followed by one row per line. A compiled rule
+    set is answered by its polynomials (analysis.analyse)."""
+    results = analyse(rules, shoe, knowledge)
+    total = results[0].total if results else enumerate_coup(shoe, rules.tableau, knowledge).total
+    rows = [bet_row(result) for result in results]
     return View(
         title=f"House edge: rules {rules.name} ({rules.description}); shoe {shoe.describe()}{given(knowledge)}",
         columns=EDGE_COLUMNS,
         rows=[shown for row in rows for shown in [row] + line_rows(row)],
         data={"rules": rules.name, "description": rules.description, "tableau": rules.tableau.name,
-              "shoe": shoe_data(shoe), **known_data(knowledge), "total": dist.total, "bets": rows},
+              "shoe": shoe_data(shoe), **known_data(knowledge), "total": total, "bets": rows},
     )
 
 

@@ -1,0 +1,250 @@
+"""The JSON API of `baccarat serve`: a request's fields read and checked, the library called,
+the answer as JSON-ready data (exact values as "p/q" strings, and the decimals the command line
+prints). No Flask here: app.py carries requests to these functions and their errors back."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .. import batch
+from ..bets import RuleSet
+from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
+from ..counting import count_system, running_count, true_count
+from ..errors import BaccaratError
+from ..knowledge import Knowledge
+from ..render import cell_text, payout_text, percent, to_json
+from ..rulefile import BUILT_IN, get_rules, parse_rules
+from ..userfiles import parse_json, parse_toml
+from ..views.edge import edge, now
+from ..views.parsheet import returns
+from ..views.rules import rules_list
+from ..views.solve import solve
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may ask of the server."""
+
+    body: int = 256 * 1024  # bytes of a request: a rule file is a few kilobytes
+    decks: int = 24  # decks in a shoe (as `baccarat simulate`): every update stays on the fast path
+    dealt: int = 24 * 52  # cards in the dealt list
+    rate: float = 20.0  # requests a second of one client, on average
+    burst: int = 60  # and at most this many at once
+
+
+SHOWN = ("ev", "house_edge", "win", "push", "loss")  # the figures of a bet the page shows, as the CLI prints them
+
+
+def rules_index() -> dict:
+    """The built-in rule sets (what `baccarat rules list --format json` gives)."""
+    return to_json(rules_list().data)
+
+
+def tracker(request: dict, limits: Limits) -> dict:
+    """Every bet's exact edge on the next coup of the shoe in play (what `baccarat now --format
+    json` gives), the decimals the command line shows for them, and a counter's true count."""
+    fields(request, {"rules", "rules_toml", "decks", "shoe_toml", "shoe_json", "dealt", "known", "count", "card_level"})
+    rules = rule_set(request)
+    shoe = start_shoe(request, limits)
+    dealt = parse_dealt(text(request, "dealt", ""))
+    if len(dealt) > limits.dealt:
+        raise BaccaratError(f"dealt: at most {limits.dealt:,} cards")
+    knowledge = Knowledge.parse(strings(request, "known"))
+    chosen, left_out = rules, []
+    if not flag(request, "card_level"):
+        chosen = rules.value_level() if rules.value_level().bets else rules
+        left_out = [b.id for b in rules.bets if b not in chosen.bets]
+    view = now(compiled(chosen), shoe, dealt, knowledge=knowledge)
+    data = to_json(view.data)
+    data["shown"] = {b["bet"]: {key: percent(b[key]) for key in SHOWN} for b in view.data["bets"]}
+    data |= {"count": counter(request, rules, dealt, data["shoe"]["cards"]), "left_out": left_out,
+             "count_systems": [name for name, _ in rules.count_systems]}
+    return data
+
+
+def counter(request: dict, rules: RuleSet, dealt: list, cards_left: int) -> dict | None:
+    """A counter's running and true count (per deck left) after the dealt cards, or None."""
+    asked = text(request, "count", "").strip()
+    if not asked:
+        return None
+    tags, name = count_system(rules, asked)
+    running = running_count(tags, dealt)
+    true = true_count(running, cards_left)
+    return {"name": name, "tags": tags, "running": running, "true": to_json(true), "true_shown": f"{float(true):+.2f}"}
+
+
+def designer(request: dict, limits: Limits) -> dict:
+    """A bet of a rule file as its designer sees it: the return table, the house edge, the
+    payout of each line that breaks even, and the catalogue's bets beside it."""
+    fields(request, {"rules_toml", "bet", "decks"})
+    rules = uploaded_rules(text(request, "rules_toml"))
+    bet = rules.bet(text(request, "bet")) if request.get("bet") else rules.bets[0]
+    shoe = Shoe.decks(decks(request, limits))
+    table = returns(rules.only([bet.id]), shoe).data["bets"][0]
+    rows = [returns_row(row) for row in table["lines"] + [table["total"]]]
+    house_edge = -table["total"]["return"]
+    return {"rules": rules.name, "bets": [b.id for b in rules.bets],
+            "bet": {"id": bet.id, "name": bet.name, "pays": edge(rules.only([bet.id]), shoe).data["bets"][0]["pays"]},
+            "returns": rows, "house_edge": to_json(house_edge), "house_edge_shown": percent(house_edge),
+            "break_even": [break_even(rules, shoe, bet.id, i, ln.label) for i, ln in enumerate(bet.lines, 1)],
+            "catalogue": catalogue(shoe)}
+
+
+def returns_row(row: dict) -> dict:
+    """A row of a return table, exact and as the command line shows it."""
+    shown = {"pays_text": "" if row.get("pays") is None else cell_text(row["pays"], "units"),
+             "probability_shown": percent(row["probability"]), "return_shown": cell_text(row["return"], "number")}
+    return to_json(row) | shown
+
+
+def break_even(rules: RuleSet, shoe: Shoe, bet_id: str, line: int, label: str) -> dict:
+    """The payout of pay line ``line`` (from 1) at which the bet breaks even, or why there is none."""
+    try:
+        value = solve(rules, shoe, bet_id, str(line), Fraction(0), None).data["value"]
+    except BaccaratError as error:
+        return {"line": label, "error": str(error)}
+    return {"line": label, "pays": to_json(value), "pays_text": payout_text(value) if value else "push"}
+
+
+CATALOGUE_CACHE: dict = {}
+
+
+def catalogue(shoe: Shoe) -> list[dict]:
+    """The catalogue's bets on ``shoe`` by house edge, lowest first (kept per shoe: it is the
+    same for every design on that shoe)."""
+    if shoe not in CATALOGUE_CACHE:
+        bets = [{"bet": b["bet"], "name": b["name"], "house_edge": b["house_edge"]}
+                for b in edge(get_rules("catalog"), shoe).data["bets"] if b["bet"] not in ("banker", "player", "tie")]
+        bets.sort(key=lambda b: b["house_edge"])
+        CATALOGUE_CACHE[shoe] = [to_json(b) | {"house_edge_shown": percent(b["house_edge"])} for b in bets]
+    return CATALOGUE_CACHE[shoe]
+
+
+# What a request holds ---------------------------------------------------------------------
+
+def fields(request: dict, allowed: set):
+    """The request is a JSON object with only ``allowed`` fields."""
+    if not isinstance(request, dict):
+        raise BaccaratError("the request must be a JSON object")
+    unknown = sorted(set(request) - allowed)
+    if unknown:
+        raise BaccaratError(f"unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
+
+
+def text(request: dict, key: str, default: str | None = None) -> str:
+    value = request.get(key, default)
+    if not isinstance(value, str):
+        raise BaccaratError(f"{key}: must be text" if key in request else f"{key}: missing")
+    return value
+
+
+def flag(request: dict, key: str) -> bool:
+    value = request.get(key, False)
+    if not isinstance(value, bool):
+        raise BaccaratError(f"{key}: must be true or false")
+    return value
+
+
+def strings(request: dict, key: str) -> list[str]:
+    value = request.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise BaccaratError(f"{key}: must be a list of texts")
+    return [x for x in value if x.strip()]
+
+
+def decks(request: dict, limits: Limits) -> int:
+    value = request.get("decks", 8)
+    if type(value) is not int or not 1 <= value <= limits.decks:
+        raise BaccaratError(f"decks: a whole number from 1 to {limits.decks} (got {value!r})")
+    return value
+
+
+def rule_set(request: dict) -> RuleSet:
+    """The built-in rule set named, or the rule file sent (never a path on the server)."""
+    if "rules_toml" in request:
+        if "rules" in request:
+            raise BaccaratError("give rules or rules_toml, not both")
+        return uploaded_rules(text(request, "rules_toml"))
+    name = text(request, "rules", "standard")
+    if name not in BUILT_IN:
+        raise BaccaratError(f"unknown rule set {name!r} (choose from {', '.join(BUILT_IN)}, or send a rule file)")
+    return get_rules(name)
+
+
+def start_shoe(request: dict, limits: Limits) -> Shoe:
+    """The shoe the coup is dealt from before the dealt cards: full decks, or a shoe file sent."""
+    files = [key for key in ("shoe_toml", "shoe_json") if key in request]
+    if len(files) + ("decks" in request) > 1:
+        raise BaccaratError("give one of decks, shoe_toml or shoe_json")
+    if not files:
+        return Shoe.decks(decks(request, limits))
+    context = "shoe file"
+    source = text(request, files[0])
+    shoe = shoe_from_mapping(parse_json(source, context) if files[0] == "shoe_json" else parse_toml(source, context),
+                             context)
+    if shoe.size > 52 * limits.decks:
+        raise BaccaratError(f"{context}: at most {52 * limits.decks:,} cards ({limits.decks} decks)")
+    return check_playable(shoe)
+
+
+class Recent(OrderedDict):
+    """The last few rule files sent, parsed and compiled: the next update of the same file
+    costs nothing. Thread-safe; bounded."""
+
+    def __init__(self, size: int):
+        super().__init__()
+        self.size, self.lock = size, threading.Lock()
+
+    def get_or_make(self, key, make):
+        with self.lock:
+            if key in self:
+                self.move_to_end(key)
+                return self[key]
+        value = make()
+        with self.lock:
+            self[key] = value
+            while len(self) > self.size:
+                self.popitem(last=False)
+        return value
+
+
+UPLOADED = Recent(32)
+
+
+def uploaded_rules(source: str) -> RuleSet:
+    """A rule file's text, parsed (``extends`` may name built-in rule sets only: no file on the
+    server is read)."""
+    return UPLOADED.get_or_make(source, lambda: parse_rules(source, "rule file"))
+
+
+def compiled(rules: RuleSet) -> RuleSet:
+    """The rule set with its value-level bets compiled to polynomials (batch.compile_rules), once:
+    every later update of a shoe costs a matrix product, not an enumeration."""
+    if rules.bets and all(not b.card_level and b.numeric for b in rules.bets) and batch.compiled_plan(rules) is None:
+        batch.compile_rules(rules)
+    return rules
+
+
+TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def error_line(message: str) -> int | None:
+    """The line of a rule file that a TOML syntax error names, if it names one.
+
+    >>> error_line("rule file: Expected '=' after a key in a key/value pair (at line 3, column 5)")
+    3
+    """
+    found = TOML_LINE.search(message)
+    return int(found.group(1)) if found else None
+
+
+def timed(function, *args) -> dict:
+    """``function(*args)`` with the server's time in milliseconds beside it."""
+    start = time.perf_counter()
+    data = function(*args)
+    return data | {"server_ms": round((time.perf_counter() - start) * 1000, 2)}

@@ -1,0 +1,126 @@
+"""The Flask application of `baccarat serve`: the page, the JSON API, and the limits that keep
+one client from taking the server (request size, shoe size, request rate).
+
+Flask because the work is synchronous and CPU-bound (an exact enumeration or a matrix product a
+request): a plain WSGI application in a threaded server fits it, with no event loop to keep
+free; Flask is small, well kept, and its test client drives the API without a socket.
+
+Every answer is JSON: 200 with the data, or 4xx with ``{"error": "one line"}`` (and ``"line"``
+for a rule file's TOML syntax error); a defect of ours is a 500 with one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from importlib import resources
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from ..errors import BaccaratError
+from . import api
+
+STATIC = resources.files(__package__) / "static"
+
+
+def create_app(limits: api.Limits = api.Limits()) -> Flask:
+    """The application, answering within ``limits``."""
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = limits.body
+    app.json.sort_keys = False
+    throttle = Throttle(limits.rate, limits.burst)
+
+    @app.before_request
+    def within_rate():
+        if not throttle.allow(request.remote_addr or ""):
+            return failure(429, "too many requests: wait a moment")
+        return None
+
+    @app.get("/")
+    def page():
+        return app.send_static_file("index.html")
+
+    @app.get("/api/rules")
+    def rules():
+        return jsonify(api.rules_index())
+
+    @app.post("/api/now")
+    def now():
+        return jsonify(api.timed(api.tracker, body(), limits))
+
+    @app.post("/api/design")
+    def design():
+        return jsonify(api.timed(api.designer, body(), limits))
+
+    @app.errorhandler(BaccaratError)
+    def bad_input(error):
+        message = " ".join(str(error).split())
+        return failure(400, message, line=api.error_line(message))
+
+    @app.errorhandler(HTTPException)
+    def http_error(error):
+        return failure(error.code or 500, error.description if error.code != 413 else
+                       f"the request is larger than {limits.body // 1024} KiB")
+
+    @app.errorhandler(Exception)
+    def defect(error):
+        app.logger.exception("internal error")
+        return failure(500, f"internal error, please report it: {type(error).__name__}")
+
+    return app
+
+
+def body() -> dict:
+    """The request's JSON object (a BaccaratError when it is not one)."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BaccaratError("the request must be a JSON object (Content-Type: application/json)")
+    return data
+
+
+def failure(status: int, message: str, **extra):
+    return jsonify({"error": message} | extra), status
+
+
+class Throttle:
+    """A token bucket per client address: ``rate`` requests a second on average, ``burst`` at
+    once. Thread-safe; it forgets a client once its bucket is full again."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+        self.lock = threading.Lock()
+
+    def allow(self, address: str) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            tokens, when = self.buckets.get(address, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - when) * self.rate)
+            if tokens < 1:
+                self.buckets[address] = (tokens, now)
+                return False
+            self.buckets[address] = (tokens - 1, now)
+            if len(self.buckets) > 10_000:  # memory stays bounded whoever calls
+                self.buckets = {a: b for a, b in self.buckets.items() if b[0] + (now - b[1]) * self.rate < self.burst}
+            return True
+
+
+def server(host: str, port: int, limits: api.Limits = api.Limits()):
+    """A threaded WSGI server of the application, bound (port 0: a free port); its ``port``
+    says which. ``serve_forever()`` serves; ``shutdown()`` from another thread
+    or ``server_close()`` stops it. An address that cannot be had is an OSError (the socket is
+    bound here, so that werkzeug does not print and exit on its own)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.create_server((host, port), family=family) as listening:
+        return make_server(host, listening.getsockname()[1], create_app(limits), threaded=True, request_handler=Quiet,
+                           fd=listening.fileno())
+
+
+class Quiet(WSGIRequestHandler):
+    """Requests are not logged line by line to the terminal the server was started from."""
+
+    def log_request(self, *args, **kwargs):
+        pass

@@ -1,0 +1,311 @@
+"""`baccarat serve`'s JSON API through Flask's test client: the same exact values as the command
+line, every bad request a 4xx with one line, limits; then the server itself on 127.0.0.1: its
+start and stop, concurrent users, and a load test."""
+
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer import Shoe, analyse, get_rules
+from analyzer.bets import Bet, Line, RuleSet
+from analyzer.cli import cli
+from analyzer.render import payout_text, percent
+from analyzer.web import api
+from analyzer.web.app import create_app, server
+
+DRAGON = '''name = "my-side-bet"
+description = "A side bet of my own"
+
+[[bets]]
+id = "dragon_7"
+name = "Dragon 7"
+lines = [
+  { label = "Banker wins with a three-card 7", when = { winner = "banker", banker_total = 7, banker_cards = 3 }, pays = 40 },
+]
+'''
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app(api.Limits(rate=10_000, burst=10_000)).test_client()
+
+
+def cli_json(*args) -> dict:
+    result = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def post(client, path: str, body) -> tuple[int, dict]:
+    response = client.post(path, json=body)
+    return response.status_code, response.get_json()
+
+
+def test_rules_are_those_of_the_command_line(client):
+    assert client.get("/api/rules").get_json() == cli_json("rules", "list")
+
+
+@pytest.mark.parametrize("body, args", [
+    ({"decks": 8, "dealt": "9 8 K 3"}, ["--decks", "8", "--dealt", "9,8,K,3"]),
+    ({"rules": "ez", "decks": 6, "dealt": "Ah\n5, 5  # a coup\n"}, ["--rules", "ez", "--decks", "6", "--dealt", "Ah,5,5"]),
+    ({"decks": 1, "dealt": "9 9", "known": ["1=6-9", "5=red"]}, ["--decks", "1", "--dealt", "9,9", "--known", "1=6-9", "--known", "5=red"]),
+    ({"rules": "catalog", "decks": 2, "dealt": "2 3 4", "card_level": True}, ["--rules", "catalog", "--decks", "2", "--dealt", "2,3,4"]),
+])
+def test_the_tracker_answers_what_baccarat_now_answers(client, body, args):
+    status, data = post(client, "/api/now", body)
+    assert status == 200, data
+    expected = cli_json("now", *args)
+    assert {k: data[k] for k in expected} == expected  # every exact value, as the command line's JSON
+    for bet in expected["bets"]:
+        assert data["shown"][bet["bet"]]["house_edge"] == percent(Fraction(bet["house_edge"]))
+        assert data["shown"][bet["bet"]]["ev"] == percent(Fraction(bet["ev"]))
+    assert data["left_out"] == [] and data["server_ms"] >= 0
+
+
+def test_the_catalogue_leaves_its_card_level_bets_out_unless_asked(client):
+    status, data = post(client, "/api/now", {"rules": "catalog", "decks": 8, "dealt": "9 8 K 3"})
+    assert status == 200
+    everything = {b["bet"]: b for b in cli_json("now", "--rules", "catalog", "--decks", "8", "--dealt", "9,8,K,3")["bets"]}
+    card_level = [b.id for b in get_rules("catalog").bets if b.card_level]
+    assert data["left_out"] == card_level and len(card_level) == 15
+    assert [b["bet"] for b in data["bets"]] == [b for b in everything if b not in card_level]
+    assert all(b == everything[b["bet"]] for b in data["bets"])
+
+
+def test_uploaded_files_answer_as_the_same_files_on_the_command_line(client, tmp_path):
+    rules, shoe = tmp_path / "dragon.toml", tmp_path / "shoe.toml"
+    rules.write_text(DRAGON)
+    shoe.write_text("[ranks]\nA = 4\n2 = 4\n3 = 4\n7 = 8\n8 = 4\n9 = 4\nT = 16\n")
+    status, data = post(client, "/api/now", {"rules_toml": DRAGON, "shoe_toml": shoe.read_text(), "dealt": "7"})
+    assert status == 200, data
+    expected = cli_json("now", "--rules", str(rules), "--shoe", str(shoe), "--dealt", "7")
+    assert {k: data[k] for k in expected} == expected
+    status, by_json = post(client, "/api/now", {"rules_toml": DRAGON, "dealt": "7",
+                                                "shoe_json": json.dumps({"ranks": {"A": 4, "2": 4, "3": 4, "7": 8, "8": 4,
+                                                                                   "9": 4, "T": 16}})})
+    assert by_json["bets"] == data["bets"]
+
+
+def test_the_true_count(client):
+    jacobson = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]
+    status, data = post(client, "/api/now", {"rules": "catalog", "decks": 8, "dealt": "9 8 K 5 4 4 Ah",
+                                             "count": "dragon_7_jacobson"})
+    assert status == 200 and "dragon_7_jacobson" in data["count_systems"]
+    running = 2 + 2 + 0 - 1 - 1 - 1 + 0  # the tags of 9, 8, K, 5, 4, 4, A written out
+    assert data["count"] == {"name": "dragon_7_jacobson", "tags": jacobson, "running": running,
+                             "true": str(Fraction(52 * running, 416 - 7)), "true_shown": "+0.13"}
+    status, given = post(client, "/api/now", {"decks": 8, "dealt": "9 8", "count": "1,1,1,1,1,1,1,1,1,1"})
+    assert given["count"]["name"] == "given" and given["count"]["running"] == 2 and given["count"]["true"] == "52/207"  # 2 x 52 / 414
+
+
+def test_the_designer(client, tmp_path):
+    path = tmp_path / "dragon.toml"
+    path.write_text(DRAGON)
+    status, data = post(client, "/api/design", {"rules_toml": DRAGON, "decks": 8})
+    assert status == 200, data
+    assert data["bets"] == ["dragon_7"] and data["bet"]["id"] == "dragon_7"
+    edge = cli_json("edge", "--rules", str(path), "--decks", "8")["bets"][0]
+    assert data["house_edge"] == edge["house_edge"] and data["house_edge_shown"] == percent(Fraction(edge["house_edge"]))
+    returns = cli_json("edge", "--view", "returns", "--rules", str(path), "--decks", "8")["bets"][0]
+    expected = returns["lines"] + [returns["total"]]
+    assert len(data["returns"]) == len(expected) == 3
+    assert [{k: row[k] for k in want} for row, want in zip(data["returns"], expected)] == expected
+    (line,) = data["break_even"]
+    pays = Fraction(line["pays"])  # a second route: the bet at that payout has EV exactly 0
+    old = get_rules(str(path)).bets[0]
+    at_break_even = Bet("d", "d", (Line(pays, old.lines[0].label, old.lines[0].condition),))
+    assert analyse(RuleSet("x", "", (at_break_even,)), Shoe.decks(8))[0].ev == 0
+    assert line["pays_text"] == payout_text(pays) and line["line"] == old.lines[0].label
+    catalogue = {b["bet"]: b for b in data["catalogue"]}
+    assert catalogue["dragon_7"]["house_edge"] == data["house_edge"]  # the same bet as the catalogue's Dragon 7
+    edges = [Fraction(b["house_edge"]) for b in data["catalogue"]]
+    assert edges == sorted(edges) and "banker" not in catalogue
+
+
+def test_the_designer_follows_an_edit(client):
+    status, forty = post(client, "/api/design", {"rules_toml": DRAGON})
+    status, fifty = post(client, "/api/design", {"rules_toml": DRAGON.replace("pays = 40", "pays = 50")})
+    p = Fraction(forty["returns"][0]["probability"])
+    assert Fraction(forty["house_edge"]) - Fraction(fifty["house_edge"]) == 10 * p
+
+
+@pytest.mark.parametrize("path, body, status, message", [
+    ("/api/now", {"rules": "/etc/passwd"}, 400, "unknown rule set '/etc/passwd'"),
+    ("/api/now", {"rules": "standard", "rules_toml": DRAGON}, 400, "give rules or rules_toml, not both"),
+    ("/api/now", {"decks": 0}, 400, "decks: a whole number from 1 to 24 (got 0)"),
+    ("/api/now", {"decks": 25}, 400, "decks: a whole number from 1 to 24 (got 25)"),
+    ("/api/now", {"decks": "8"}, 400, "decks: a whole number from 1 to 24 (got '8')"),
+    ("/api/now", {"decks": True}, 400, "decks: a whole number from 1 to 24 (got True)"),
+    ("/api/now", {"decks": 8, "shoe_toml": ""}, 400, "give one of decks, shoe_toml or shoe_json"),
+    ("/api/now", {"shoe_toml": "[ranks]\nA = 2000\n"}, 400, "shoe file: at most 1,248 cards (24 decks)"),
+    ("/api/now", {"dealt": "9 Z"}, 400, "unknown card 'Z'"),
+    ("/api/now", {"dealt": 9}, 400, "dealt: must be text"),
+    ("/api/now", {"decks": 1, "dealt": "A " * 47}, 400, "cannot remove A: none left"),
+    ("/api/now", {"known": "1=9"}, 400, "known: must be a list of texts"),
+    ("/api/now", {"known": ["9=9"]}, 400, "no card position '9': positions are 1 to 6"),
+    ("/api/now", {"count": "nope"}, 400, "tags takes 10 integers"),
+    ("/api/now", {"card_level": "yes"}, 400, "card_level: must be true or false"),
+    ("/api/now", {"dealer": "x"}, 400, "unknown field 'dealer'"),
+    ("/api/now", [1, 2], 400, "the request must be a JSON object"),
+    ("/api/design", {}, 400, "rules_toml: missing"),
+    ("/api/design", {"rules_toml": DRAGON, "bet": "nope"}, 400, "rule set 'my-side-bet' has no bet 'nope'"),
+    ("/api/design", {"rules_toml": "name = \n"}, 400, "rule file: "),
+    ("/api/design", {"rules_toml": DRAGON.replace("pays = 40", "pays = -5")}, 400, "rule file: "),
+])
+def test_a_bad_request_is_a_400_with_one_line(client, path, body, status, message):
+    code, data = post(client, path, body)
+    assert code == status and message in data["error"] and "\n" not in data["error"], data
+
+
+def test_a_toml_error_names_its_line(client):
+    code, data = post(client, "/api/design", {"rules_toml": DRAGON.replace('id = "dragon_7"', 'id = dragon_7')})
+    assert code == 400 and data["line"] == 5 and "line 5" in data["error"]
+
+
+def test_other_http_errors_are_json(client):
+    assert client.get("/api/nothing").status_code == 404 and "error" in client.get("/api/nothing").get_json()
+    assert client.get("/api/now").status_code == 405 and "error" in client.get("/api/now").get_json()
+    response = client.post("/api/now", data="x" * 300_000, content_type="application/json")
+    assert response.status_code == 413 and response.get_json() == {"error": "the request is larger than 256 KiB"}
+    response = client.post("/api/now", data="{not json", content_type="application/json")
+    assert response.status_code == 400 and "JSON object" in response.get_json()["error"]
+
+
+def test_a_defect_is_a_500_with_one_line(monkeypatch):
+    monkeypatch.setattr(api, "tracker", lambda *a: 1 / 0)
+    response = create_app().test_client().post("/api/now", json={})
+    assert response.status_code == 500
+    assert response.get_json() == {"error": "internal error, please report it: ZeroDivisionError"}
+
+
+def test_requests_beyond_the_rate_are_refused():
+    client = create_app(api.Limits(rate=1, burst=5)).test_client()
+    codes = [client.get("/api/rules").status_code for _ in range(8)]
+    assert codes == [200] * 5 + [429] * 3
+    assert client.get("/api/rules").get_json() == {"error": "too many requests: wait a moment"}
+    other = client.get("/api/rules", environ_base={"REMOTE_ADDR": "127.0.0.2"})
+    assert other.status_code == 200  # the limit is per client
+
+
+def test_the_page_is_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and b"<html" in page.data.lower()
+    assert b"http://" not in page.data and b"https://" not in page.data  # nothing fetched from elsewhere
+
+
+# The server on 127.0.0.1 ---------------------------------------------------------------------
+
+def start(*args):
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    line = process.stdout.readline()
+    assert line.startswith("Serving on http://127.0.0.1:") and line.endswith("/ (Ctrl-C to stop)\n"), line
+    return process, line.split()[2]
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_serve_starts_on_a_free_port_and_stops_cleanly(stop):
+    process, url = start("--port", "0")
+    try:
+        with urllib.request.urlopen(url + "api/rules", timeout=10) as response:
+            assert json.load(response) == cli_json("rules", "list")
+    finally:
+        process.send_signal(stop)
+        out, err = process.communicate(timeout=10)
+    assert process.returncode == 0 and out == "Stopped.\n" and err == ""
+
+
+def test_serve_refuses_a_port_in_use():
+    process, url = start()
+    try:
+        port = url.rsplit(":", 1)[1].rstrip("/")
+        result = CliRunner().invoke(cli, ["serve", "--port", port])
+        assert result.exit_code == 1 and result.output.startswith(f"Error: cannot listen on 127.0.0.1 port {port}: ")
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def live():
+    """`baccarat serve` in a process of its own, on a free port of 127.0.0.1, the rate unlimited
+    in practice (every client here has the one address)."""
+    process, url = start("--rate", "100000")
+    yield url
+    process.send_signal(signal.SIGINT)
+    assert process.communicate(timeout=10)[0] == "Stopped.\n" and process.returncode == 0
+
+
+def test_the_server_in_a_thread():
+    httpd = server("127.0.0.1", 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert call(f"http://127.0.0.1:{httpd.port}/", {"dealt": "5"})[1] == 200
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def call(url: str, body: dict) -> tuple[float, int, dict]:
+    request = urllib.request.Request(url + "api/now", json.dumps(body).encode(), {"Content-Type": "application/json"})
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, data = response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        status, data = error.code, json.load(error)
+    return time.perf_counter() - start, status, data
+
+
+def test_concurrent_users_do_not_see_each_others_shoes(live):
+    shoes = {f"user {i}": " ".join("A23456789TJQK"[(i + k) % 13] for k in range(i + 1)) for i in range(12)}
+    with ThreadPoolExecutor(12) as pool:
+        answers = dict(zip(shoes, pool.map(lambda dealt: call(live, {"decks": 1, "dealt": dealt}), shoes.values())))
+    for user, dealt in shoes.items():
+        _, status, data = answers[user]
+        expected = cli_json("now", "--decks", "1", "--dealt", dealt.replace(" ", ","))
+        assert status == 200 and data["bets"] == expected["bets"] and data["dealt"] == len(dealt.split())
+
+
+def test_load(live, capsys):
+    # 50 clients at once, 200 requests each, against 127.0.0.1 only: a shoe tracked card by card
+    # on the catalogue (8 decks). Bounded: each request has 30 s, the whole test stops at 300 s.
+    clients, each = 50, 200
+    cards = "A23456789TJQK" * 32
+
+    def client(i: int) -> list[tuple[float, float]]:
+        times = []
+        for k in range(each):
+            seconds, status, data = call(live, {"rules": "catalog", "decks": 8, "dealt": " ".join(cards[i:i + k % 60])})
+            assert status == 200 and len(data["bets"]) == 48, data
+            times.append((seconds, data["server_ms"] / 1000))
+        return times
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        results = [t for result in pool.map(client, range(clients)) for t in result]
+    wall = time.perf_counter() - start
+    times, server = sorted(t for t, _ in results), sorted(s for _, s in results)
+    with capsys.disabled():
+        print(f"\nload: {clients} clients x {each} requests in {wall:.1f} s ({len(times) / wall:.0f} requests/s); "
+              f"latency p50 {quantile(times, 0.5)} ms, p99 {quantile(times, 0.99)} ms; "
+              f"server time p50 {quantile(server, 0.5)} ms, p99 {quantile(server, 0.99)} ms")
+    assert len(times) == clients * each and wall < 300
+    assert statistics.median(times) < 5  # seconds: a sanity bound on a loaded 2-core machine, not a speed target
+
+
+def quantile(ordered: list[float], q: float) -> str:
+    return f"{ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000:.0f}"
