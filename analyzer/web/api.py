@@ -17,7 +17,7 @@ from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
 from ..errors import BaccaratError
 from ..knowledge import Knowledge
-from ..render import cell_text, payout_text, percent, to_json
+from ..render import cell_text, decimal, percent, to_json
 from ..rulefile import BUILT_IN, get_rules, parse_rules
 from ..userfiles import parse_json, parse_toml
 from ..views.edge import edge, now
@@ -108,7 +108,7 @@ def break_even(rules: RuleSet, shoe: Shoe, bet_id: str, line: int, label: str) -
         value = solve(rules, shoe, bet_id, str(line), Fraction(0), None).data["value"]
     except BaccaratError as error:
         return {"line": label, "error": str(error)}
-    return {"line": label, "pays": to_json(value), "pays_text": payout_text(value) if value else "push"}
+    return {"line": label, "pays": to_json(value), "pays_text": f"{decimal(value, 4)}:1"}
 
 
 CATALOGUE_CACHE: dict = {}
