@@ -335,6 +335,7 @@ def line_kind(mask_by_value_cell: np.ndarray):
 
 
 _PLANS: dict = {}  # id(rules) -> (rules, plan): found by identity (hashing a rule set costs more than a shoe)
+_PLANS_LOCK = threading.Lock()  # a server's threads compile and look up at once
 
 
 def plan_of(rules: RuleSet) -> RulePlan:
@@ -344,9 +345,10 @@ def plan_of(rules: RuleSet) -> RulePlan:
     if hit is not None and hit[0] is rules:
         return hit[1]
     plan = _plan(rules)
-    if len(_PLANS) >= 16:
-        _PLANS.pop(next(iter(_PLANS)))
-    _PLANS[id(rules)] = (rules, plan)
+    with _PLANS_LOCK:
+        if len(_PLANS) >= 16:
+            _PLANS.pop(next(iter(_PLANS)))
+        _PLANS[id(rules)] = (rules, plan)
     return plan
 
 

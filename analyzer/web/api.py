@@ -5,9 +5,7 @@ prints). No Flask here: app.py carries requests to these functions and their err
 from __future__ import annotations
 
 import re
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -15,6 +13,7 @@ from .. import batch
 from ..bets import RuleSet
 from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
+from ..engine import Recent
 from ..errors import BaccaratError
 from ..knowledge import Knowledge
 from ..render import cell_text, decimal, percent, to_json
@@ -55,10 +54,8 @@ def tracker(request: dict, limits: Limits) -> dict:
     if len(dealt) > limits.dealt:
         raise BaccaratError(f"dealt: at most {limits.dealt:,} cards")
     knowledge = Knowledge.parse(strings(request, "known"))
-    chosen, left_out = rules, []
-    if not flag(request, "card_level"):
-        chosen = rules.value_level() if rules.value_level().bets else rules
-        left_out = [b.id for b in rules.bets if b not in chosen.bets]
+    chosen = rules if flag(request, "card_level") else value_level(rules)
+    left_out = [b.id for b in rules.bets if b not in chosen.bets]
     view = now(compiled(chosen), shoe, dealt, knowledge=knowledge)
     data = to_json(view.data)
     data["shown"] = {b["bet"]: {key: percent(b[key]) for key in SHOWN} for b in view.data["bets"]}
@@ -192,34 +189,31 @@ def start_shoe(request: dict, limits: Limits) -> Shoe:
     return check_playable(shoe)
 
 
-class Recent(OrderedDict):
-    """The last few rule files sent, parsed and compiled: the next update of the same file
-    costs nothing. Thread-safe; bounded."""
-
-    def __init__(self, size: int):
-        super().__init__()
-        self.size, self.lock = size, threading.Lock()
-
-    def get_or_make(self, key, make):
-        with self.lock:
-            if key in self:
-                self.move_to_end(key)
-                return self[key]
-        value = make()
-        with self.lock:
-            self[key] = value
-            while len(self) > self.size:
-                self.popitem(last=False)
-        return value
+def kept(recent: Recent, key, make):
+    """The value ``recent`` keeps for ``key``, made and kept if it has none."""
+    value = recent.get(key)
+    return value if value is not None else recent.put(key, make())
 
 
-UPLOADED = Recent(32)
+UPLOADED = Recent(32, size=lambda rules: 1)  # the last rule files sent, parsed: the next update costs nothing
 
 
 def uploaded_rules(source: str) -> RuleSet:
     """A rule file's text, parsed (``extends`` may name built-in rule sets only: no file on the
     server is read)."""
-    return UPLOADED.get_or_make(source, lambda: parse_rules(source, "rule file"))
+    return kept(UPLOADED, source, lambda: parse_rules(source, "rule file"))
+
+
+VALUE_LEVEL = Recent(32, size=lambda pair: 1)  # id(rules) -> (rules, its bets but the card-level ones)
+
+
+def value_level(rules: RuleSet) -> RuleSet:
+    """The bets a tracker follows unless asked for more: all but the card-level ones (a tenth of a
+    second and more each), or all where nothing else is left. The same object for the same rule
+    set each time, so that its compiled polynomials are found."""
+    known, part = kept(VALUE_LEVEL, id(rules), lambda: (rules, rules.value_level()))
+    part = part if known is rules else rules.value_level()  # the cache keeps it alive: its id is its own
+    return part if part.bets else rules
 
 
 def compiled(rules: RuleSet) -> RuleSet:
