@@ -18,6 +18,8 @@ writes them, so that a notebook needs nothing else:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from . import batch
 from .bets import BetResult, RuleSet, evaluate
 from .cards import Shoe
@@ -64,9 +66,9 @@ def as_rules(rules) -> RuleSet:
     """
     if isinstance(rules, RuleSet):
         return rules
-    if isinstance(rules, str):
+    if isinstance(rules, (str, Path)):
         return get_rules(rules)
-    raise BaccaratError(f"rules are a RuleSet or a rule set's name (got {type(rules).__name__})")
+    raise BaccaratError(f"rules are a RuleSet, a rule set's name or a rule file's path (got {type(rules).__name__})")
 
 
 def as_shoe(shoe) -> Shoe:

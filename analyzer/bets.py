@@ -16,6 +16,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .cards import Shoe
+from .amounts import parse_amount
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
 from .engine import Distribution, cells, enumerate_cards
@@ -50,6 +51,14 @@ class Bet:
     commission: object = Fraction(0)
     source: str = ""
 
+    def __post_init__(self):
+        lines = self.lines
+        if not isinstance(lines, (tuple, list)) or not lines or not all(isinstance(ln, Line) for ln in lines):
+            raise BaccaratError(f"bet {self.id!r}: its pay lines are a non-empty list of Lines (see bets.line)")
+        if isinstance(self.commission, (str, float, bool)) or self.commission is None:
+            raise BaccaratError(f"bet {self.id!r}: a commission is a Fraction, such as Fraction(1, 20) (got {self.commission!r})")
+        object.__setattr__(self, "lines", tuple(lines))  # frozen, hashable
+
     @cached_property
     def needs(self) -> Needs:
         """What the bet's conditions read of the cards (layout.Needs); found once per bet."""
@@ -81,12 +90,15 @@ class Bet:
 
 def line(pays, label: str, **conditions) -> Line:
     """A pay line from Python: ``line(25, "Perfect pair", player_pair=True, player_suited=True)``.
-    A float payout is taken as the decimal it prints as (0.95 is 19/20)."""
-    try:
-        amount = Fraction(str(pays)) if isinstance(pays, float) else Fraction(pays)
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise BaccaratError(f"a payout is a number such as 25, 0.95 or '3/2' (got {pays!r})") from None
-    return Line(amount, label, where(**conditions))
+    The payout is checked as a rule file's (amounts.parse_amount): a float is taken as the decimal
+    it prints as (0.95 is 19/20), a Fraction as it is, text as a rule file writes it ("3:2").
+
+    >>> line(0.95, "Banker wins", winner="banker").pays, line("3:2", "x", winner="tie").pays
+    (Fraction(19, 20), Fraction(3, 2))
+    """
+    if isinstance(pays, (float, Fraction)):
+        pays = repr(pays) if isinstance(pays, float) else str(pays)
+    return Line(parse_amount(pays, "pay line", label), expect(label, str, "a pay line's label is text"), where(**conditions))
 
 
 @dataclass(frozen=True)
@@ -107,8 +119,8 @@ class RuleSet:
         raise BaccaratError(f"rule set {self.name!r} has no bet {bet_id!r} (bets: {', '.join(b.id for b in self.bets)})")
 
     def only(self, bet_ids) -> RuleSet:
-        """The same rule set with just these bets, in the rule set's order."""
-        wanted = {self.bet(b).id for b in bet_ids}
+        """The same rule set with just these bets (ids, or one id), in the rule set's order."""
+        wanted = {self.bet(b).id for b in ([bet_ids] if isinstance(bet_ids, str) else bet_ids)}
         return replace(self, bets=tuple(b for b in self.bets if b.id in wanted))
 
     def value_level(self) -> RuleSet:

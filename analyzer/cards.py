@@ -216,6 +216,9 @@ class Shoe:
 
     def without_cards(self, cards) -> Shoe:
         """The shoe less each (rank index, suit index or None) card in turn (see :meth:`without_card`)."""
+        cards = list(expect(cards, (list, tuple), "cards by index are a list of (rank, suit) pairs"))
+        if not all(isinstance(card, tuple) and len(card) == 2 for card in cards):
+            raise BaccaratError("cards by index are (rank, suit) pairs: rank 0-12, suit 0-3 or None")
         if len(cards) > self.size:
             raise BaccaratError(f"cannot remove {len(cards)} cards from a shoe of {self.size}")
         shoe = self
@@ -361,14 +364,14 @@ def check_playable(shoe: Shoe) -> Shoe:
 
 
 def parse_dealt(text: str) -> list:
-    """Dealt cards from text: commas, spaces or new lines separate cards, blank lines and #
-    comments are skipped (a line may hold one card or a whole coup).
+    """Dealt cards from text: commas or new lines separate cards, blank lines and # comments are
+    skipped (a line may hold one card or a whole coup).
 
-    >>> parse_dealt("5,K, # a comment, with commas\\n\\nAh 10s  9")
-    [(4, None), (12, None), (0, 1), (9, 0), (8, None)]
+    >>> parse_dealt("5,K, # a comment, with commas\\n\\nAh")
+    [(4, None), (12, None), (0, 1)]
     """
     lines = (line.split("#", 1)[0] for line in text.splitlines())
-    return [parse_card(part) for line in lines for part in re.split(r"[,\s]+", line) if part]
+    return [parse_card(part) for line in lines for part in line.split(",") if part.strip()]
 
 
 def load_dealt(path) -> list:

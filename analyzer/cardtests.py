@@ -44,7 +44,6 @@ N_OF_A_KIND = {"pair": 2, "three_of_a_kind": 3, "four_of_a_kind": 4, "five_of_a_
 CATEGORIES = (*N_OF_A_KIND, "two_pair", "full_house", "two_triplets", "flush", "straight", "straight_flush",
               "mini_royal")
 ACE_RULES = ("both", "low", "high")
-STRAIGHT_ORDER = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)  # rank indices A 2 .. K, the ace low
 
 
 @dataclass(frozen=True)

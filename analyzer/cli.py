@@ -9,6 +9,7 @@ import re
 import shlex
 import signal
 import sys
+import textwrap
 import threading
 from contextlib import contextmanager, nullcontext
 
@@ -173,7 +174,8 @@ class Baccarat(click.Group):
                 status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             sys.exit(status if isinstance(status, int) else 0)  # click returns an Exit's status (--help)
         except click.exceptions.UsageError as exc:
-            exc.message = error_line(exc.message)
+            if not isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):  # the help, whole, as asked
+                exc.message = error_line(exc.message)
             exc.show()
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
@@ -261,14 +263,20 @@ wide_option = click.option("--wide", is_flag=True, help="Every column of the tab
                            "hits 1 in beside the rest (wider than 100 columns; CSV and JSON always have them).")
 
 
+TERMINAL = 100  # columns: what the terminal table of edge and now aims to fit
+
+
 def narrowed(view, wide: bool, fmt: str):
-    """The view as a table shows it: without its wide columns, unless asked, and then saying how
-    to see them (CSV and JSON are data: they keep every column)."""
+    """The view as a terminal shows it (the simple format): without its wide columns unless
+    asked, saying how to see them, its title wrapped to TERMINAL columns. Other formats are
+    documents or data: they keep every column."""
     dropped = [c.header for c in view.columns if c.wide]
-    if wide or not dropped or fmt in ("csv", "json"):
+    if wide or not dropped or fmt != "simple":
         return view
     view = rendering.narrow(view)
-    view.title += f"\n{', '.join(dropped)}: add --wide"
+    lines = [textwrap.fill(line, TERMINAL, break_long_words=False, break_on_hyphens=False)
+             for line in view.title.splitlines()]
+    view.title = "\n".join(lines + ([f"{', '.join(dropped)}: add --wide"] if view.rows else []))
     return view
 
 

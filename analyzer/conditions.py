@@ -165,14 +165,14 @@ def check_value(name: str, value, context: str):
 
 
 def where(**conditions) -> AllOf:
-    """All of the given field tests; a value may be one value or a tuple of allowed values.
+    """All of the given field tests; a value may be one value or a tuple (or list) of allowed values.
 
     >>> where(winner="banker", banker_total=(6, 7))
     AllOf(parts=(Is(field='winner', values=('banker',)), Is(field='banker_total', values=(6, 7))))
     """
     parts = []
     for name, value in conditions.items():
-        values = value if isinstance(value, tuple) else (value,)
+        values = tuple(value) if isinstance(value, (tuple, list)) else (value,)
         parts.append(Is(name, tuple(check_value(name, v, "condition") for v in values)))
     return AllOf(tuple(parts))
 

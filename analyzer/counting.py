@@ -164,8 +164,8 @@ def parse_tags(text: str) -> list[int]:
     except ValueError:
         tags = None
     if tags is None or len(tags) != 10:
-        raise BaccaratError(f"{{tags}} takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {text!r}",
-                            names=("tags",))
+        raise BaccaratError("{tags} takes 10 integers, A,2,...,9,T (T for all ten-value cards); got {got}",
+                            names=("tags",), got=repr(text))
     check_tags(tags, "{tags}", names=("tags",))
     return tags
 

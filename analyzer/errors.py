@@ -1,33 +1,38 @@
 """The errors the library raises for what a user gave it. The library knows nothing of the
 command line: where a message names one of the caller's inputs, it writes the input's parameter
 name in braces (``{decks}``), and whoever shows the message says how its user calls that input:
-a library user reads the parameter's name, the command line's user the option's flag.
+a library user reads the parameter's name, the command line's user the option's flag. Such a
+message is a template of the library's own words; what the user wrote goes in as a value, never
+into the template, so that braces the user typed are shown as they are.
 
 >>> error = BaccaratError("give {decks} or {shoe_file}, not both", names=("decks", "shoe_file"))
 >>> str(error)
 'give decks or shoe_file, not both'
 >>> error.naming({"decks": "--decks", "shoe_file": "--shoe"})
 'give --decks or --shoe, not both'
+>>> BaccaratError("{burn} is face or none (got {got})", names=("burn",), got=repr("{burn}")).naming({"burn": "--burn"})
+"--burn is face or none (got '{burn}')"
 """
 
 from __future__ import annotations
 
 
 class BaccaratError(ValueError):
-    """A problem with the user's input. ``names`` are the parameters the message names in braces;
-    :meth:`naming` fills them in (by default with the parameter names themselves)."""
+    """A problem with the user's input. With ``names`` (the parameters it names in braces), the
+    message is a template whose other fields are ``values`` (the user's text, shown as given);
+    :meth:`naming` fills it in. Without, the message is shown as it is."""
 
-    def __init__(self, message: str, names: tuple[str, ...] = ()):
+    def __init__(self, message: str, names: tuple[str, ...] = (), **values):
         super().__init__(message)
-        self.names = tuple(names)
+        self.names, self.values = tuple(names), values
 
     def naming(self, names) -> str:
-        """The message, each ``{name}`` it names replaced by ``names[name]`` (the name itself
-        where ``names`` has none). Braces in the user's own text are left as they are."""
+        """The message, each parameter it names called ``names[name]`` (the name itself where
+        ``names`` has none)."""
         message = self.args[0] if self.args else ""
-        for name in self.names:
-            message = message.replace("{" + name + "}", names.get(name, name))
-        return message
+        if not self.names:
+            return message
+        return message.format_map({name: names.get(name, name) for name in self.names} | self.values)
 
     def __str__(self) -> str:
         return self.naming({})

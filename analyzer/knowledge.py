@@ -151,8 +151,12 @@ class Knowledge:
     known: tuple = (None,) * 6
 
     def __post_init__(self):
-        if len(self.known) != 6 or any(k is not None and (len(k) != KINDS or not any(k)) for k in self.known):
-            raise BaccaratError("knowledge is, for each of 6 positions, nothing or a non-empty set of the 52 kinds")
+        known = self.known
+        if not isinstance(known, (tuple, list)) or len(known) != 6 or any(
+                k is not None and (not isinstance(k, (tuple, list)) or len(k) != KINDS or not all(
+                    isinstance(x, bool) for x in k) or not any(k)) for k in known):
+            raise BaccaratError("knowledge is, for each of 6 positions, None (nothing) or 52 booleans, not all false")
+        object.__setattr__(self, "known", tuple(None if k is None else tuple(k) for k in known))  # frozen, hashable
 
     def __bool__(self) -> bool:
         return any(k is not None for k in self.known)
@@ -162,12 +166,13 @@ class Knowledge:
         """Knowledge from ``POS=CARDS`` texts (one, or a list of them); the same position twice
         means both hold."""
         items = [items] if isinstance(items, str) else expect(items, (list, tuple), "known cards are 'POS=CARDS' items")
+        items = [expect(item, str, "a known card is a 'POS=CARDS' text, such as '1=9'") for item in items]
         return reduce(lambda k, item: k.at(*split_item(item)), items, cls())
 
     def at(self, position: int, cards) -> Knowledge:
         """This knowledge and, at ``position``, that the card is one of ``cards`` (a card list as
         text, or 52 booleans by kind)."""
-        if position not in POSITIONS:
+        if type(position) is not int or position not in POSITIONS:
             raise BaccaratError(f"no card position {position!r}: positions are 1 to 6 in dealing order")
         kinds = parse_kinds(cards) if isinstance(cards, str) else tuple(map(bool, expect(
             cards, (tuple, list), "known cards are a card list such as '6-9' or 'Ah', or 52 booleans")))

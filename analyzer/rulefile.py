@@ -27,13 +27,13 @@ from importlib import resources
 from pathlib import Path
 
 from . import BUILT_IN  # the names of the rule files in rules/, in display order
+from .amounts import parse_amount
 from .bets import Bet, Line, RuleSet
-from .cards import MAX_DIGITS, BaccaratError
+from .cards import BaccaratError
 from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .counting import check_tags
 from .errors import expect
-from .symbolic import symbol
 from .tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from .userfiles import parse_toml, read_text
 
@@ -45,8 +45,6 @@ ID = re.compile(r"^[a-z][a-z0-9_]*$")
 SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MAX_LINES = 1000  # pay lines of a bet: the largest pay table dealt has a dozen; each line's cells are held at once
 MAX_TESTS = 1000  # tests in one line's condition: each is a pass over the coup's cells
-MAX_PAYOUT = 10**12  # a trillion to one: beyond any bet dealt, and every table stays readable
-NUMBER = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(?:(%)|:([0-9]+(?:\.[0-9]+)?)|/([0-9]+))?$")
 
 
 def builtin_text(name: str) -> str:
@@ -89,6 +87,8 @@ def _builtin(name: str) -> RuleSet:
 
 def load_rules(path) -> RuleSet:
     """A rule set from a TOML file."""
+    if not str(expect(path, (str, Path), "a rule file is a path")).strip():
+        raise BaccaratError("no rule file given (an empty path)")
     path = Path(path)
     text = read_text(path, "rule file")
     return parse_rules(text, f"{path}", base_dir=path.parent)
@@ -96,6 +96,8 @@ def load_rules(path) -> RuleSet:
 
 def parse_rules(text: str, context: str = "rule set", base_dir: Path | None = None, depth: int = 0) -> RuleSet:
     """A rule set from TOML text; ``context`` names it in errors."""
+    expect(base_dir, (Path, type(None)), "base_dir is the folder of the rule file (a Path) or None")
+    expect(depth, int, "depth is a whole number")
     data = parse_toml(expect(text, str, "a rule set's text is TOML"), context, parse_float=Decimal)  # decimals exactly as written, never binary floats
     check_keys(data, TOP_KEYS, context, "")
     name = text_field(data, "name", context, required=True)
@@ -238,59 +240,6 @@ def tests_in(condition) -> int:
 
 def is_symbolic(value) -> bool:
     return not isinstance(value, Fraction)
-
-
-def parse_amount(value, context: str, path: str, symbols: set = frozenset(), percent: bool = False):
-    """A payout or commission: a number 0 or more (``11``, ``0.95``, ``"19/20"``, ``"1:2"``,
-    ``"5%"`` for a commission), ``"push"`` (a payout of 0), or one of the declared ``symbols``.
-
-    >>> parse_amount("1:2", "f", "k"), parse_amount(Decimal("0.95"), "f", "k"), parse_amount("5%", "f", "k", percent=True)
-    (Fraction(1, 2), Fraction(19, 20), Fraction(1, 20))
-    """
-    bad = f"{context}: {path}: "
-    if isinstance(value, bool):
-        raise BaccaratError(bad + f"{value!r} is not a number")
-    if isinstance(value, (int, Decimal)):
-        if isinstance(value, Decimal) and not value.is_finite():
-            raise BaccaratError(bad + f"{str(value)!r} is not a finite number")
-        if value < 0:
-            raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {str(value)}")
-        if isinstance(value, Decimal) and value.as_tuple().exponent < -MAX_DIGITS:
-            raise BaccaratError(bad + f"more than {MAX_DIGITS} decimal places")
-        return bounded(Fraction(min(value, MAX_PAYOUT + 1)), bad, percent)  # 1e999999999 is never made an integer
-    if isinstance(value, str):
-        text = value.replace(" ", "")
-        if text == "push" and not percent:
-            return Fraction(0)
-        if text.startswith("-"):
-            raise BaccaratError(bad + f"negative {'commission' if percent else 'payout'} {value!r}")
-        m = NUMBER.match(text)
-        if m and sum(c.isdigit() for c in text) > MAX_DIGITS:
-            raise BaccaratError(bad + f"more than {MAX_DIGITS} digits")
-        if m and (percent or not m.group(2)):
-            amount = Fraction(m.group(1))
-            if m.group(2):
-                return amount / 100
-            if m.group(3) is not None or m.group(4) is not None:
-                divisor = Fraction(m.group(3) or m.group(4))
-                if divisor == 0:
-                    raise BaccaratError(bad + f"{value!r} divides by zero")
-                return bounded(amount / divisor, bad, percent)
-            return bounded(amount, bad, percent)
-        if text in symbols:
-            return symbol(text)
-    raise BaccaratError(
-        bad + f"{value!r} is not a {'commission' if percent else 'payout'} (a number 0 or more such as 11, 0.95, "
-        + ('"5%"' if percent else '"19/20", "1:2" or "push"') + ", or a name listed in symbols)"
-    )
-
-
-def bounded(amount: Fraction, bad: str, percent: bool = False) -> Fraction:
-    """A payout no larger than MAX_PAYOUT (a commission is checked below 100% by its caller)."""
-    if amount > MAX_PAYOUT:
-        raise BaccaratError(bad + ("a commission must be below 100%" if percent else
-                                   f"more than {MAX_PAYOUT:,} (a payout of at most a trillion to one)"))
-    return amount
 
 
 def parse_tableau(data, context: str) -> Tableau:

@@ -63,10 +63,10 @@ class Deal:
         if self.cut >= 52 * self.decks:
             raise BaccaratError(f"the cut card ({self.cut} cards from the end) is beyond the shoe's {52 * self.decks} cards")
         if self.decks > MAX_DECKS:
-            raise BaccaratError(f"{{decks}}: at most {MAX_DECKS} decks (every coup's shoe must stay on the fast exact path)",
-                                 names=("decks",))
+            raise BaccaratError("{decks}: at most {most} decks (every coup's shoe must stay on the fast exact path)",
+                                names=("decks",), most=MAX_DECKS)
         if not (self.burn in ("face", "none") or (self.burn.isascii() and self.burn.isdigit() and len(self.burn) < 6)):
-            raise BaccaratError(f"{{burn}} is face, none or a number of cards (got {self.burn!r})", names=("burn",))
+            raise BaccaratError("{burn} is face, none or a number of cards (got {got})", names=("burn",), got=repr(self.burn))
         if self.burn.isdigit():
             object.__setattr__(self, "burn", str(int(self.burn)))
         fewest = {"face": 2, "none": 0}[self.burn] if self.burn in ("face", "none") else int(self.burn)

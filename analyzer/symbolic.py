@@ -80,8 +80,8 @@ def unknown(bet, vary: str | None):
     if len(bet.lines) == 1 and not symbols:
         varied, x = with_symbol(bet, "1")
         return varied, x, f"payout of '{bet.lines[0].label}'"
-    raise BaccaratError(f"bet {bet.id!r} has several pay lines or symbols: say which to solve for with {{vary}} "
-                        "(a line's label or number, or 'commission')", names=("vary",))
+    raise BaccaratError("bet {bet} has several pay lines or symbols: say which to solve for with {vary} "
+                        "(a line's label or number, or 'commission')", names=("vary",), bet=repr(bet.id))
 
 
 def solve_linear(ev, x, target: Fraction, is_commission: bool) -> Fraction:

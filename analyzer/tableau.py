@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .errors import BaccaratError
+
 STOOD = 10  # column of banker_draws used when the Player stood
 NO_PLAYER_OPTIONS = (False,) * 10
 NO_BANKER_OPTIONS = ((False,) * 11,) * 10
@@ -29,10 +31,12 @@ class Tableau:
     banker_options: tuple[tuple[bool, ...], ...] = NO_BANKER_OPTIONS  # cells where the Banker may choose
 
     def __post_init__(self):
+        rows = (self.player_draws, self.player_options)
         grids = (self.banker_draws, self.banker_options)
-        if (len(self.player_draws) != 10 or len(self.player_options) != 10
-                or any(len(g) != 10 or any(len(r) != 11 for r in g) for g in grids)):
-            raise ValueError("a tableau has 10 Player entries and a 10 x 11 Banker table")
+        if (not all(isinstance(r, tuple) and len(r) == 10 for r in rows)
+                or not all(isinstance(g, tuple) and len(g) == 10 and all(isinstance(r, tuple) and len(r) == 11 for r in g)
+                           for g in grids)):
+            raise BaccaratError("a tableau has 10 Player entries and a 10 x 11 Banker table, as tuples")
 
     def banker_option_cells(self) -> list[tuple[int, int]]:
         """The Banker's optional cells (total, third card or STOOD) where he can choose (no natural).

@@ -37,6 +37,8 @@ def read_bytes(path, what: str, limit: int = SMALL_FILE) -> bytes:
         return capped(getattr(sys.stdin, "buffer", sys.stdin), f"{what} (standard input)", limit)
     if not str(path):
         raise BaccaratError(f"no {what} given (an empty path)")
+    if "\0" in str(path):
+        raise BaccaratError(f"cannot read {what} {str(path)!r}: a path has no NUL character")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the open
     except OSError as exc:

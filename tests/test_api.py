@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from analyzer import (BaccaratError, Knowledge, Shoe, analyse, enumerate_coup, enumerated, evaluate, get_rules,
-                      line, load_shoe, make_shoe, parse_rules, records, where)
+from analyzer import (BaccaratError, Bet, Knowledge, Shoe, Tableau, analyse, enumerate_coup, enumerated, evaluate,
+                      get_rules, line, load_rules, load_shoe, make_shoe, parse_rules, records, where)
 from analyzer.cli import cli
 from analyzer.simulate import Deal
 
@@ -65,6 +65,25 @@ BAD_CALLS = {
     "make_shoe(remove=5)": lambda: make_shoe(remove=5),
     "line('a', ...)": lambda: line("a", "x", winner="banker"),
     "where(winner='nobody')": lambda: where(winner="nobody"),
+    "line('1e99999999', ...)": lambda: line("1e99999999", "x", winner="tie"),  # refused at once, never made an integer
+    "line(-5, ...)": lambda: line(-5, "x", winner="tie"),
+    "line(True, ...)": lambda: line(True, "x", winner="tie"),
+    "line(10**100, ...)": lambda: line(10**100, "x", winner="tie"),
+    "Knowledge.parse(['1=9', None])": lambda: Knowledge.parse(["1=9", None]),
+    "Knowledge.parse([b'1=9'])": lambda: Knowledge.parse([b"1=9"]),
+    "Knowledge().at(1.0, '9')": lambda: Knowledge().at(1.0, "9"),
+    "Knowledge().at(True, '9')": lambda: Knowledge().at(True, "9"),
+    "Knowledge(5)": lambda: Knowledge(5),
+    "Knowledge(('a' * 52, ...))": lambda: Knowledge(("a" * 52,) + (None,) * 5),
+    "parse_rules(text, base_dir='/tmp')": lambda: parse_rules("name = 'x'\nextends = 'y.toml'", base_dir="/tmp"),
+    "load_rules(None)": lambda: load_rules(None),
+    "load_rules('')": lambda: load_rules(""),
+    "get_rules('a\\0b.toml')": lambda: get_rules("a\0b.toml"),
+    "without_cards('5K')": lambda: ONE_DECK.without_cards("5K"),
+    "without_cards([(0,)])": lambda: ONE_DECK.without_cards([(0,)]),
+    "Bet(lines=None)": lambda: Bet("x", "x", None),
+    "Bet(commission='5%')": lambda: Bet("x", "x", (line(1, "x", winner="tie"),), commission="5%"),
+    "Tableau('x', 5, 5)": lambda: Tableau("x", 5, 5),
 }
 
 
@@ -74,7 +93,14 @@ def test_every_mistake_is_a_baccarat_error(call):
         BAD_CALLS[call]()
 
 
-def test_analyse_takes_a_rule_set_by_name_and_known_cards_as_text():
+def test_a_known_list_is_taken_as_a_tuple():
+    assert Knowledge(([True] * 52,) + (None,) * 5) == Knowledge(((True,) * 52,) + (None,) * 5)
+
+
+def test_analyse_takes_a_rule_set_by_name_and_known_cards_as_text(tmp_path):
+    path = tmp_path / "ez.toml"
+    path.write_text('name = "mine"\nextends = "ez"\n')
+    assert [r.ev for r in analyse(path, Shoe.decks(8))] == [r.ev for r in analyse("ez", Shoe.decks(8))]
     shoe = Shoe.decks(2).remove("5", "Ah")
     by_name, by_object = analyse("ez", shoe), analyse(get_rules("ez"), shoe)
     assert [r.ev for r in by_name] == [r.ev for r in by_object] == [r.ev for r in enumerated("ez", shoe)]
@@ -111,6 +137,11 @@ def test_errors_name_parameters_in_the_library_and_flags_on_the_command_line():
     assert runner.invoke(cli, ["simulate", "--burn", "two"]).output.startswith("Error: --burn is face, none or a number")
     assert runner.invoke(cli, ["count", "--bet", "banker", "--tags", "1,2"]).output.startswith("Error: --tags takes 10 integers")
     assert runner.invoke(cli, ["simulate", "--count", "1,2", "--bet", "banker"]).output.startswith("Error: --count takes 10")
+    # what the user wrote is shown as written, even where it looks like a name the message fills in
+    assert runner.invoke(cli, ["simulate", "--burn", "{burn}"]).output == (
+        "Error: --burn is face, none or a number of cards (got '{burn}')\n")
+    assert runner.invoke(cli, ["count", "--bet", "banker", "--tags", "{tags}"]).output == (
+        "Error: --tags takes 10 integers, A,2,...,9,T (T for all ten-value cards); got '{tags}'\n")
 
 
 def library_modules():

@@ -82,13 +82,19 @@ def test_edge_json_contract():
 
 def test_edge_fits_100_columns_and_says_how_to_see_the_rest():
     narrow, wide = ok("edge").splitlines(), ok("edge", "--wide").splitlines()
-    assert narrow[1] == "EV, edge per resolved bet, SD, hits 1 in: add --wide"
-    assert max(map(len, narrow[2:])) <= 100 < max(map(len, wide[2:]))
-    assert narrow[3].split() == ["bet", "pays", "win", "push", "loss", "house", "edge"]
-    assert "edge per resolved bet" in wide[2] and "hits 1 in" in wide[2] and "add --wide" not in "".join(wide)
-    rows = list(csv.reader(io.StringIO(ok("edge", "--format", "csv"))))  # data: every column, --wide or not
+    hint = "EV, edge per resolved bet, SD, hits 1 in: add --wide"
+    assert narrow[:3] == ["House edge: rules standard (Punto banco: Banker 1:1 less 5% commission, Tie 8:1, pairs 11:1); "
+                          "shoe", "416 cards (8 decks)", hint]  # the title wrapped at 100 columns
+    assert max(map(len, narrow)) <= 100 < max(map(len, wide))
+    assert narrow[4].split() == ["bet", "pays", "win", "push", "loss", "house", "edge"]
+    assert "edge per resolved bet" in wide[2] and "hits 1 in" in wide[2] and hint not in wide
+    for fmt in ("csv", "github", "html", "latex"):  # data and documents: every column, --wide or not
+        assert ok("edge", "--format", fmt) == ok("edge", "--format", fmt, "--wide")
+    rows = list(csv.reader(io.StringIO(ok("edge", "--format", "csv"))))
     assert rows[0][-5:] == ["edge per resolved bet (exact)", "SD", "variance (exact)", "hits 1 in", "hits 1 in (exact)"]
-    assert ok("now", "--dealt", "5").splitlines()[2] == narrow[1]
+    now = ok("now", "--dealt", "5").splitlines()
+    assert hint in now and max(map(len, now)) <= 100
+    assert hint not in ok("now", "--dealt", "5", "--positive")  # no rows, nothing to widen
 
 
 def test_edge_exact_columns():
@@ -244,3 +250,9 @@ def test_sizes_and_names_beyond_reason(tmp_path):
     for decks in ("\u0663", "1_0", "+8", "1e3"):
         assert error("odds", "--decks", decks) == f"Error: the number of decks must be a whole number, 1 or more (got '{decks}')"
     assert error("solve", "--bet", "tie", "--edge", "5%%") == "Error: not a percentage: '5%%'"
+
+
+def test_no_command_shows_the_whole_help():
+    result = run()
+    assert result.exit_code == 2 and result.output.startswith("Usage: baccarat [OPTIONS] COMMAND [ARGS]...\n\n  Exact")
+    assert "\n  report " in result.output and "[1," not in result.output  # a line per command, nothing cut

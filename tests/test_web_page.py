@@ -5,39 +5,18 @@ prints and points at a TOML error's line; nothing is fetched from elsewhere."""
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 from fractions import Fraction
 
 import pytest
-from click.testing import CliRunner
 
 from analyzer import get_rules
-from analyzer.cli import cli
 from analyzer.render import percent
 
-DRAGON = '''name = "my-side-bet"
-description = "A side bet of my own"
-
-[[bets]]
-id = "dragon_7"
-name = "Dragon 7"
-lines = [
-  { label = "Banker wins with a three-card 7", when = { winner = "banker", banker_total = 7, banker_cards = 3 }, pays = 40 },
-]
-'''
-
-
-def cli_json(*args) -> dict:
-    result = CliRunner().invoke(cli, [*args, "--format", "json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
+from test_report import chromium
+from test_web import DRAGON, cli_json  # DRAGON: the page's own example rule file, as the API tests send it
 
 
 @pytest.fixture(scope="module")

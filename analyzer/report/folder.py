@@ -43,7 +43,7 @@ def check_replaceable(path: Path, force: bool) -> None:
     """Raise unless ``force`` is given and the existing ``path`` is a folder, empty or holding a
     report and nothing else, so that replacing it loses nothing but an old report."""
     if not force:
-        raise BaccaratError(f"{str(path)!r} exists; use {{force}} to replace it", names=("force",))
+        raise BaccaratError("{path} exists; use {force} to replace it", names=("force",), path=repr(str(path)))
     if not path.is_dir() or path.is_symlink():
         raise BaccaratError(f"{str(path)!r} is not a folder; not replacing it")
     if any(path.iterdir()) and not is_report(path):

@@ -22,7 +22,6 @@ from xml.sax.saxutils import escape
 from ..render import table_cells
 from . import document
 
-PAPERS = ("a4", "letter")
 FONT, BOLD, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono"
 TABLE_SIZE = 6.5  # points: the table font
 PAD = 2.5  # points each side of a cell's text

@@ -88,8 +88,8 @@ def side_bets_to_chart(ids: str | None, rule_sets) -> tuple[str, ...] | None:
     known = {b.id for r in rule_sets for b in r.bets}
     for bet_id in chosen:
         if bet_id not in known:
-            raise BaccaratError(f"{{side_bets}}: no bet {bet_id!r} in {', '.join(r.name for r in rule_sets)} "
-                                f"(bets: {', '.join(sorted(known))})", names=("side_bets",))
+            raise BaccaratError("{side_bets}: no bet {bet} in {rules} (bets: {bets})", names=("side_bets",), bet=repr(bet_id),
+                                rules=", ".join(r.name for r in rule_sets), bets=", ".join(sorted(known)))
     return chosen
 
 

@@ -50,7 +50,7 @@ def tracker(request: dict, limits: Limits) -> dict:
     fields(request, {"rules", "rules_toml", "decks", "shoe_toml", "shoe_json", "dealt", "known", "count", "card_level"})
     rules = rule_set(request)
     shoe = start_shoe(request, limits)
-    dealt = parse_dealt(text(request, "dealt", ""))
+    dealt = parse_dealt(re.sub(r"[ \t]+", ",", text(request, "dealt", "")))  # the page's "9 8 K": spaces part cards too
     if len(dealt) > limits.dealt:
         raise BaccaratError(f"dealt: at most {limits.dealt:,} cards")
     knowledge = Knowledge.parse(strings(request, "known"))
