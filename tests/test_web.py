@@ -309,3 +309,13 @@ def test_load(live, capsys):
 
 def quantile(ordered: list[float], q: float) -> str:
     return f"{ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000:.0f}"
+
+
+def test_a_symbolic_payout_is_shown_as_its_expression(client):
+    symbolic = 'name = "s"\nsymbols = ["x"]\n[[bets]]\nid = "b"\nname = "B"\nlines = [{ when = { winner = "banker" }, pays = "x" }]\n'
+    status, data = post(client, "/api/now", {"rules_toml": symbolic})
+    assert status == 200 and data["shown"]["b"]["house_edge"] == data["bets"][0]["house_edge"]  # exact: x is unknown
+    status, design = post(client, "/api/design", {"rules_toml": symbolic})
+    banker = Fraction(cli_json("edge", "--decks", "8")["bets"][0]["win"])  # P(Banker wins): the Banker bet's win
+    loses = 1 - banker
+    assert status == 200 and Fraction(design["break_even"][0]["pays"]) == loses / banker  # x P(win) = P(lose)

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import batch
-from ..bets import RuleSet
+from ..bets import MAIN_BETS, RuleSet
 from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
 from ..engine import Recent
 from ..errors import BaccaratError
 from ..knowledge import Knowledge
-from ..render import cell_text, decimal, percent, to_json
+from ..render import cell_text, decimal, pay_table, percent, to_json
 from ..rulefile import BUILT_IN, get_rules, parse_rules
 from ..userfiles import parse_json, parse_toml
 from ..views.edge import edge, now
@@ -58,7 +58,7 @@ def tracker(request: dict, limits: Limits) -> dict:
     left_out = [b.id for b in rules.bets if b not in chosen.bets]
     view = now(compiled(chosen), shoe, dealt, knowledge=knowledge)
     data = to_json(view.data)
-    data["shown"] = {b["bet"]: {key: percent(b[key]) for key in SHOWN} for b in view.data["bets"]}
+    data["shown"] = {b["bet"]: {key: cell_text(b[key], "percent") for key in SHOWN} for b in view.data["bets"]}
     data |= {"count": counter(request, rules, dealt, data["shoe"]["cards"]), "left_out": left_out,
              "count_systems": [name for name, _ in rules.count_systems]}
     return data
@@ -86,8 +86,8 @@ def designer(request: dict, limits: Limits) -> dict:
     rows = [returns_row(row) for row in table["lines"] + [table["total"]]]
     house_edge = -table["total"]["return"]
     return {"rules": rules.name, "bets": [b.id for b in rules.bets],
-            "bet": {"id": bet.id, "name": bet.name, "pays": edge(rules.only([bet.id]), shoe).data["bets"][0]["pays"]},
-            "returns": rows, "house_edge": to_json(house_edge), "house_edge_shown": percent(house_edge),
+            "bet": {"id": bet.id, "name": bet.name, "pays": pay_table(bet)},
+            "returns": rows, "house_edge": to_json(house_edge), "house_edge_shown": cell_text(house_edge, "percent"),
             "break_even": [break_even(rules, shoe, bet.id, i, ln.label) for i, ln in enumerate(bet.lines, 1)],
             "catalogue": catalogue(shoe)}
 
@@ -95,7 +95,7 @@ def designer(request: dict, limits: Limits) -> dict:
 def returns_row(row: dict) -> dict:
     """A row of a return table, exact and as the command line shows it."""
     shown = {"pays_text": "" if row.get("pays") is None else cell_text(row["pays"], "units"),
-             "probability_shown": percent(row["probability"]), "return_shown": cell_text(row["return"], "number")}
+             "probability_shown": cell_text(row["probability"], "percent"), "return_shown": cell_text(row["return"], "number")}
     return to_json(row) | shown
 
 
@@ -116,7 +116,7 @@ def catalogue(shoe: Shoe) -> list[dict]:
     same for every design on that shoe)."""
     if shoe not in CATALOGUE_CACHE:
         bets = [{"bet": b["bet"], "name": b["name"], "house_edge": b["house_edge"]}
-                for b in edge(get_rules("catalog"), shoe).data["bets"] if b["bet"] not in ("banker", "player", "tie")]
+                for b in edge(get_rules("catalog"), shoe).data["bets"] if b["bet"] not in MAIN_BETS]
         bets.sort(key=lambda b: b["house_edge"])
         CATALOGUE_CACHE[shoe] = [to_json(b) | {"house_edge_shown": percent(b["house_edge"])} for b in bets]
     return CATALOGUE_CACHE[shoe]

@@ -11,6 +11,7 @@ for a rule file's TOML syntax error); a defect of ours is a 500 with one line, n
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -66,8 +67,9 @@ def create_app(limits: api.Limits = api.Limits()) -> Flask:
                        f"the request is larger than {limits.body // 1024} KiB")
 
     @app.errorhandler(Exception)
-    def defect(error):
-        app.logger.exception("internal error")
+    def defect(error):  # one line on the server's terminal too; BACCARAT_DEBUG=1 logs the traceback
+        app.logger.error("internal error, please report it: %s: %s", type(error).__name__, error,
+                         exc_info=bool(os.environ.get("BACCARAT_DEBUG")))
         return failure(500, f"internal error, please report it: {type(error).__name__}")
 
     return app
