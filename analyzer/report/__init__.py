@@ -41,21 +41,12 @@ The names below are loaded when first used, so that ``import analyzer.report`` l
 numpy nor matplotlib.
 """
 
-import importlib
+from ..lazy import exports
 
 GENERATOR = "baccarat report"  # report.json's "generator": how a folder is known to be a report
-_HOMES = {
+__getattr__, __dir__, __all__ = exports(__name__, {
     "request": ("Request", "Scope", "scope", "steps"),
     "document": ("Report", "build"),
     "contents": ("files",),
     "folder": ("check_destination", "write"),
-}
-_HOME = {name: module for module, names in _HOMES.items() for name in names}
-__all__ = list(_HOME)
-
-
-def __getattr__(name):
-    """A name of the package, imported from its module at first use."""
-    if name in _HOME:
-        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+})
