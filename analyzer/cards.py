@@ -275,8 +275,10 @@ def shoe_from_mapping(data, context: str = "shoe") -> Shoe:
     by_rank = [0] * 13
     seen = {}
     for name, count in table.items():
-        if type(count) is not int or count < 0 or count > MAX_CARDS:
+        if type(count) is not int or count < 0:
             raise BaccaratError(f"{context}: count of {name!r} must be a whole number, 0 or more")
+        if count > MAX_CARDS:
+            raise BaccaratError(f"{context}: count of {name!r}: a shoe holds at most {MAX_CARDS:,} cards")
         try:
             card = (parse_rank(str(name)), None) if key == "ranks" else parse_card(str(name))
         except BaccaratError as exc:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-import re
 import shlex
 import signal
 import sys
@@ -16,6 +15,7 @@ from contextlib import contextmanager, nullcontext
 import click
 
 from . import BUILT_IN, __version__, errors
+from .errors import error_line
 from . import report as par  # the package alone: what a report needs is loaded when it is made
 from .signals import STOP_SIGNALS
 
@@ -64,30 +64,6 @@ class Stopped(BaseException):
         self.signum = signum
 
 
-LONGEST_WORD = 80  # an error quotes at most this much of one word of the user's input
-LONGEST_ERROR = 500  # and this much of the whole message
-
-
-def error_line(message: str) -> str:
-    """An error message on one line, each over-long word of it cut in the middle with its length
-    said, and the whole cut to LONGEST_ERROR, so that an error about a 10 MB field or a
-    5,000-digit number stays readable.
-
-    >>> error_line("not a number: '" + "9" * 5000 + "'\\n(a line)")
-    "not a number: '9999999999999999999999999999999999999999999999999…999999999' [5,002 characters] (a line)"
-    >>> len(error_line("unknown card '" + "A " * 10**6 + "'"))
-    484
-    """
-    def cut(match):
-        word = match.group()
-        return f"{word[:50]}…{word[-10:]} [{len(word):,} characters]"
-
-    line = re.sub(rf"\S{{{LONGEST_WORD + 1},}}", cut, " ".join(message.split()))
-    if len(line) > LONGEST_ERROR:
-        line = f"{line[:LONGEST_ERROR - 100]}…{line[-60:]} [{len(line):,} characters]"
-    return line
-
-
 def domain_errors(command):
     """Turn the core's BaccaratError into click's ``Error: ...`` with exit status 1, the inputs
     it names called by this command's flags, and Ctrl-C into :class:`Stopped`."""
@@ -111,6 +87,7 @@ def flags(command: click.Command) -> dict:
 
 RECEIVED = []  # the stop signals received while a command runs, in order
 EARLY_SIGNALS = []  # those received before (see __main__), if any
+ENDED_BY_SIGNAL = []  # a command that a stop signal ends as it should (serve): its signals stay ignored to the exit
 
 
 @contextmanager
@@ -142,7 +119,8 @@ def stop_signals():
             restore(previous)
             sys.unraisablehook = hook
         raise
-    restore(previous)
+    if not ENDED_BY_SIGNAL:  # else a second Ctrl-C while Python shuts down would still kill the process
+        restore(previous)
     sys.unraisablehook = hook
     if RECEIVED:  # the command finished, but a stop signal came and its Stopped was lost on the way
         raise Stopped(RECEIVED[0])
@@ -771,13 +749,19 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
+def finite(ctx, param, value: float) -> float:
+    if value != value:  # NaN passes a FloatRange
+        raise click.BadParameter("not a number", ctx, param)
+    return value
+
+
 @cli.command(context_settings=CONTEXT)
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help="The address to listen on. The default serves this machine alone; another (0.0.0.0: every network "
                    "this machine is on) lets others reach the page, deliberately.")
 @click.option("--port", default=0, show_default=True, type=click.IntRange(0, 65535),
               help="The port to listen on (0: a free one, printed when the server starts).")
-@click.option("--rate", default=20.0, show_default=True, type=click.FloatRange(min=0.1, max=100_000),
+@click.option("--rate", default=20.0, show_default=True, type=click.FloatRange(min=0.1, max=100_000), callback=finite,
               help="Requests a second one client may make, on average (bursts of three seconds' worth).")
 @domain_errors
 def serve(host, port, rate):
@@ -787,6 +771,8 @@ def serve(host, port, rate):
     pay table and see its return table and house edge as you type. The page calls the same
     library as the command line (a JSON API: see the README). Ctrl-C stops the server.
     """
+    if not host.strip():
+        raise click.ClickException("--host needs an address, such as 127.0.0.1 (this machine) or 0.0.0.0 (every network)")
     limits = web.api.Limits(rate=rate, burst=max(1, int(3 * rate)))
     try:
         server = web.app.server(host, port, limits)
@@ -799,7 +785,8 @@ def serve(host, port, rate):
     try:
         server.serve_forever()
     except Stopped:  # the way a server is meant to end: not a failure
-        ignore_stop_signals()  # a second Ctrl-C while it closes changes nothing
+        ignore_stop_signals()  # a second Ctrl-C while it closes, or while Python exits, changes nothing
+        ENDED_BY_SIGNAL.append(True)
         RECEIVED.clear()
         click.echo("Stopped.")
     finally:

@@ -16,6 +16,8 @@ into the template, so that braces the user typed are shown as they are.
 
 from __future__ import annotations
 
+import re
+
 
 class BaccaratError(ValueError):
     """A problem with the user's input. With ``names`` (the parameters it names in braces), the
@@ -62,3 +64,27 @@ class Unsatisfiable(BaccaratError):
 class RunFailed(BaccaratError):
     """A run that could not finish for a reason outside the input: a worker process died, the
     Dask scheduler was lost. The message says what happened and what was lost."""
+
+
+LONGEST_WORD = 80  # an error quotes at most this much of one word of the user's input
+LONGEST_ERROR = 500  # and this much of the whole message
+
+
+def error_line(message: str) -> str:
+    """An error message on one line, each over-long word of it cut in the middle with its length
+    said, and the whole cut to LONGEST_ERROR, so that an error about a 10 MB field or a
+    5,000-digit number stays readable.
+
+    >>> error_line("not a number: '" + "9" * 5000 + "'\\n(a line)")
+    "not a number: '9999999999999999999999999999999999999999999999999…999999999' [5,002 characters] (a line)"
+    >>> len(error_line("unknown card '" + "A " * 10**6 + "'"))
+    484
+    """
+    def cut(match):
+        word = match.group()
+        return f"{word[:50]}…{word[-10:]} [{len(word):,} characters]"
+
+    line = re.sub(rf"\S{{{LONGEST_WORD + 1},}}", cut, " ".join(message.split()))
+    if len(line) > LONGEST_ERROR:
+        line = f"{line[:LONGEST_ERROR - 100]}…{line[-60:]} [{len(line):,} characters]"
+    return line

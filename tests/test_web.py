@@ -2,6 +2,7 @@
 line, every bad request a 4xx with one line, limits; then the server itself on 127.0.0.1: its
 start and stop, concurrent users, and a load test."""
 
+import http.client
 import json
 import os
 import signal
@@ -180,7 +181,14 @@ def test_other_http_errors_are_json(client):
     response = client.post("/api/now", data="x" * 300_000, content_type="application/json")
     assert response.status_code == 413 and response.get_json() == {"error": "the request is larger than 256 KiB"}
     response = client.post("/api/now", data="{not json", content_type="application/json")
-    assert response.status_code == 400 and "JSON object" in response.get_json()["error"]
+    assert response.status_code == 400 and response.get_json()["error"].startswith("request: not valid JSON: ")
+    for body, message in [("[" * 100_000 + "]" * 100_000, "request: nested more than 64 deep"),
+                          ('{"decks": 8, "decks": 6}', "request: key 'decks' is given twice"),
+                          ("[1]", "the request must be a JSON object"), (b"\xff", "the request must be JSON text in UTF-8")]:
+        response = client.post("/api/now", data=body, content_type="application/json")
+        assert response.status_code == 400 and response.get_json()["error"] == message, response.get_json()
+    long = client.post("/api/now", json={"rules": "x" * 200_000}).get_json()["error"]
+    assert len(long) < 300 and "[200,002 characters]" in long  # cut as the command line cuts its errors
 
 
 def test_a_defect_is_a_500_with_one_line(monkeypatch):
@@ -192,11 +200,24 @@ def test_a_defect_is_a_500_with_one_line(monkeypatch):
 
 def test_requests_beyond_the_rate_are_refused():
     client = create_app(api.Limits(rate=1, burst=5)).test_client()
-    codes = [client.get("/api/rules").status_code for _ in range(8)]
+    codes = [client.post("/api/now", json={}).status_code for _ in range(8)]
     assert codes == [200] * 5 + [429] * 3
-    assert client.get("/api/rules").get_json() == {"error": "too many requests: wait a moment"}
-    other = client.get("/api/rules", environ_base={"REMOTE_ADDR": "127.0.0.2"})
+    refused = client.post("/api/now", json={})
+    assert refused.get_json() == {"error": "too many requests: wait a moment"} and refused.headers["Retry-After"] == "1"
+    other = client.post("/api/now", json={}, environ_base={"REMOTE_ADDR": "127.0.0.2"})
     assert other.status_code == 200  # the limit is per client
+    assert client.get("/api/rules").status_code == client.get("/").status_code == 200  # the page and its lists are free
+
+
+def test_the_work_of_a_request_is_bounded(client):
+    many = "".join(f'[[bets]]\nid = "b{i}"\nname = "b"\nlines = [{{ when = {{ winner = "tie" }}, pays = 8 }}]\n'
+                   for i in range(65))
+    code, data = post(client, "/api/now", {"rules_toml": 'name = "many"\n' + many})
+    assert code == 400 and data["error"] == "rule set 'many': at most 64 bets and 256 pay lines in all here"
+    code, data = post(client, "/api/now", {"rules": "catalog", "decks": 9, "card_level": True})
+    assert code == 400 and data["error"].startswith("card-level bets (on ranks, suits or colours) are counted here on "
+                                                    "shoes of at most 8 decks (416 cards); this one has 468")
+    assert post(client, "/api/now", {"rules": "catalog", "decks": 9})[0] == 200  # its value-level bets are cheap
 
 
 def test_the_page_is_served(client):
@@ -319,3 +340,15 @@ def test_a_symbolic_payout_is_shown_as_its_expression(client):
     banker = Fraction(cli_json("edge", "--decks", "8")["bets"][0]["win"])  # P(Banker wins): the Banker bet's win
     loses = 1 - banker
     assert status == 200 and Fraction(design["break_even"][0]["pays"]) == loses / banker  # x P(win) = P(lose)
+
+
+def test_a_chunked_body_is_held_to_the_same_limit(live):
+    host, port = live.split("//")[1].rstrip("/").split(":")
+    for cards, status in [(3, 200), (170_000, 413)]:
+        body = json.dumps({"dealt": "9 " * cards}).encode()
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connection.request("POST", "/api/now", body=(body[i:i + 8192] for i in range(0, len(body), 8192)),
+                           headers={"Content-Type": "application/json"}, encode_chunked=True)
+        response = connection.getresponse()
+        assert response.status == status, response.read()
+        connection.close()

@@ -194,3 +194,24 @@ def test_the_designer_follows_an_edit(page, tmp_path):
         page.click("#download")
     assert download.value.suggested_filename == "rules.toml"
     assert open(download.value.path()).read() == DRAGON
+
+
+def test_cards_the_server_refuses_are_not_dealt(page):
+    page.fill("#decks", "1")
+    page.press("#decks", "Tab")
+    page.fill("#deal-input", "A A A A")
+    page.press("#deal-input", "Enter")
+    page.wait_for_selector("#now-results[data-state=ready][data-dealt='4']")
+    page.fill("#deal-input", "A")
+    page.press("#deal-input", "Enter")
+    page.wait_for_function("document.querySelector('#deal-error').textContent.includes('not dealt')")
+    assert "cannot remove A: none left in the shoe" in page.text_content("#deal-error")
+    assert page.locator("#dealt li").count() == 4 and page.text_content("#cards-left") == "48"
+
+
+def test_a_renamed_bet_is_followed(page):
+    page.click("#tab-designer")
+    page.wait_for_selector("#design-results[data-state=ready]")
+    page.fill("#toml", DRAGON.replace('id = "dragon_7"', 'id = "my_bet"'))
+    page.wait_for_function("document.querySelector('#design-name').textContent.includes('my_bet')")
+    assert page.is_hidden("#design-error")

@@ -34,6 +34,9 @@ class Limits:
     dealt: int = 24 * 52  # cards in the dealt list
     rate: float = 20.0  # requests a second of one client, on average
     burst: int = 60  # and at most this many at once
+    bets: int = 64  # bets of a rule set (the catalogue has 63) ...
+    lines: int = 256  # ... and pay lines in all (the catalogue has 112): the work of one request
+    card_decks: int = 8  # the largest shoe whose card-level bets are counted (a tenth of a second and more each)
 
 
 SHOWN = ("ev", "house_edge", "win", "push", "loss")  # the figures of a bet the page shows, as the CLI prints them
@@ -55,6 +58,7 @@ def tracker(request: dict, limits: Limits) -> dict:
         raise BaccaratError(f"dealt: at most {limits.dealt:,} cards")
     knowledge = Knowledge.parse(strings(request, "known"))
     chosen = rules if flag(request, "card_level") else value_level(rules)
+    check_work(chosen, shoe, limits)
     left_out = [b.id for b in rules.bets if b not in chosen.bets]
     view = now(compiled(chosen), shoe, dealt, knowledge=knowledge)
     data = to_json(view.data)
@@ -80,8 +84,9 @@ def designer(request: dict, limits: Limits) -> dict:
     payout of each line that breaks even, and the catalogue's bets beside it."""
     fields(request, {"rules_toml", "bet", "decks"})
     rules = uploaded_rules(text(request, "rules_toml"))
-    bet = rules.bet(text(request, "bet")) if request.get("bet") else rules.bets[0]
+    bet = rules.bets[0] if request.get("bet") is None else rules.bet(text(request, "bet"))
     shoe = Shoe.decks(decks(request, limits))
+    check_work(rules.only([bet.id]), shoe, limits)
     table = returns(rules.only([bet.id]), shoe).data["bets"][0]
     rows = [returns_row(row) for row in table["lines"] + [table["total"]]]
     house_edge = -table["total"]["return"]
@@ -189,6 +194,16 @@ def start_shoe(request: dict, limits: Limits) -> Shoe:
     return check_playable(shoe)
 
 
+def check_work(rules: RuleSet, shoe: Shoe, limits: Limits):
+    """The work a request asks is bounded: so many bets and pay lines, and card-level bets only on
+    shoes small enough to count them in a fraction of a second."""
+    if len(rules.bets) > limits.bets or sum(len(b.lines) for b in rules.bets) > limits.lines:
+        raise BaccaratError(f"rule set {rules.name!r}: at most {limits.bets} bets and {limits.lines} pay lines in all here")
+    if any(b.card_level for b in rules.bets) and shoe.size > 52 * limits.card_decks:
+        raise BaccaratError(f"card-level bets (on ranks, suits or colours) are counted here on shoes of at most "
+                            f"{limits.card_decks} decks ({52 * limits.card_decks} cards); this one has {shoe.size}")
+
+
 def kept(recent: Recent, key, make):
     """The value ``recent`` keeps for ``key``, made and kept if it has none."""
     value = recent.get(key)
@@ -227,10 +242,10 @@ def compiled(rules: RuleSet) -> RuleSet:
 TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
-def error_line(message: str) -> int | None:
+def toml_line(message: str) -> int | None:
     """The line of a rule file that a TOML syntax error names, if it names one.
 
-    >>> error_line("rule file: Expected '=' after a key in a key/value pair (at line 3, column 5)")
+    >>> toml_line("rule file: Expected '=' after a key in a key/value pair (at line 3, column 5)")
     3
     """
     found = TOML_LINE.search(message)

@@ -17,11 +17,12 @@ import threading
 import time
 from importlib import resources
 
-from flask import Flask, jsonify, request
-from werkzeug.exceptions import HTTPException
+from flask import Flask, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from ..errors import BaccaratError
+from ..errors import BaccaratError, error_line
+from ..userfiles import parse_json
 from . import api
 
 STATIC = resources.files(__package__) / "static"
@@ -30,14 +31,16 @@ STATIC = resources.files(__package__) / "static"
 def create_app(limits: api.Limits = api.Limits()) -> Flask:
     """The application, answering within ``limits``."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
-    app.config["MAX_CONTENT_LENGTH"] = limits.body
+    app.config["BODY_LIMIT"] = limits.body  # checked by body() itself: werkzeug cuts a chunked body short silently
     app.json.sort_keys = False
     throttle = Throttle(limits.rate, limits.burst)
 
     @app.before_request
-    def within_rate():
-        if not throttle.allow(request.remote_addr or ""):
-            return failure(429, "too many requests: wait a moment")
+    def within_rate():  # the work is in the API's POSTs: the page, its files and the rule-set list are free
+        if request.method == "POST" and not throttle.allow(request.remote_addr or ""):
+            response = failure(429, "too many requests: wait a moment")
+            response[0].headers["Retry-After"] = str(max(1, round(1 / limits.rate)))
+            return response
         return None
 
     @app.get("/")
@@ -58,8 +61,8 @@ def create_app(limits: api.Limits = api.Limits()) -> Flask:
 
     @app.errorhandler(BaccaratError)
     def bad_input(error):
-        message = " ".join(str(error).split())
-        return failure(400, message, line=api.error_line(message))
+        message = error_line(str(error))
+        return failure(400, message, line=api.toml_line(message))
 
     @app.errorhandler(HTTPException)
     def http_error(error):
@@ -76,11 +79,22 @@ def create_app(limits: api.Limits = api.Limits()) -> Flask:
 
 
 def body() -> dict:
-    """The request's JSON object (a BaccaratError when it is not one)."""
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise BaccaratError("the request must be a JSON object (Content-Type: application/json)")
-    return data
+    """The request's JSON object, read as a shoe file's JSON is (nesting, duplicate keys and long
+    numbers refused: userfiles.parse_json); a BaccaratError when it is not one."""
+    limit = current_app.config["BODY_LIMIT"]
+    if (request.content_length or 0) > limit:
+        raise RequestEntityTooLarge()
+    data = request.stream.read(limit + 1)  # a chunked body has no length to check beforehand
+    if len(data) > limit:
+        raise RequestEntityTooLarge()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BaccaratError("the request must be JSON text in UTF-8") from None
+    value = parse_json(text, "request")
+    if not isinstance(value, dict):
+        raise BaccaratError("the request must be a JSON object")
+    return value
 
 
 def failure(status: int, message: str, **extra):
@@ -122,7 +136,11 @@ def server(host: str, port: int, limits: api.Limits = api.Limits()):
 
 
 class Quiet(WSGIRequestHandler):
-    """Requests are not logged line by line to the terminal the server was started from."""
+    """Requests are not logged line by line to the terminal the server was started from, and a
+    connection that sends nothing for ``timeout`` seconds is closed (a client that opens many and
+    sends slowly holds no thread for long)."""
+
+    timeout = 10
 
     def log_request(self, *args, **kwargs):
         pass

@@ -141,6 +141,8 @@ function selectTab(name) {
 const tracker = {
   dealt: [],          // cards as the server reads them: "9", "T", "Ah"
   cleared: null,      // the dealt list before the last "New shoe", to restore
+  justDealt: 0,       // how many of the dealt list's last cards await the server's answer
+  retries: 0,         // 429 answers in a row
   suit: "",           // "" (rank only) or s, h, d, c
   rulesFile: null,    // {name, text} of an uploaded rule file
   shoeFile: null,     // {name, text, kind: "toml" | "json"}
@@ -183,18 +185,21 @@ function deal(cards) {
   if (!cards.length) return;
   tracker.dealt.push(...cards);
   tracker.cleared = null;
+  tracker.justDealt = cards.length; // taken back if the server refuses them
   changed("deal");
 }
 
 function undo() {
   if (!tracker.dealt.length) return;
   tracker.dealt.pop();
+  tracker.justDealt = 0;
   changed("deal");
 }
 
 function newShoe() {
   if (tracker.dealt.length) tracker.cleared = tracker.dealt;
   tracker.dealt = [];
+  tracker.justDealt = 0;
   changed("deal");
 }
 
@@ -202,7 +207,29 @@ function restoreShoe() {
   if (!tracker.cleared) return;
   tracker.dealt = tracker.cleared;
   tracker.cleared = null;
+  tracker.justDealt = 0;
   changed("deal");
+}
+
+/** The cards just dealt were refused by the server (none left of that rank, too many cards):
+ * they were not dealt. The figures shown are still those of the dealt list. */
+function takeBack(error) {
+  tracker.dealt.splice(-tracker.justDealt);
+  tracker.justDealt = 0;
+  renderDealt();
+  save();
+  show($("deal-error"), `${error} (not dealt)`);
+}
+
+/** A 429: the server asks to wait. Ask again a few times, a second apart, then say so. */
+function retryLater(state, again) {
+  state.retries = (state.retries || 0) + 1;
+  if (state.retries > 10) {
+    state.retries = 0;
+    return false;
+  }
+  setTimeout(again, 1000);
+  return true;
 }
 
 /** Something the answer depends on changed: show the dealt list and ask the server. */
@@ -297,14 +324,19 @@ async function refreshNow() {
   clearTimeout(slow);
   if (seq !== tracker.seq) return;
   clearNowErrors();
-  if (answer.status === 429) { // too many requests at once: ask again in a moment
-    setTimeout(() => { if (seq === tracker.seq) refreshNow(); }, 1000);
-    return;
-  }
+  if (answer.status === 429 && retryLater(tracker, () => { if (seq === tracker.seq) refreshNow(); })) return;
+  tracker.retries = 0;
   const count = $("count").value;
   if (!answer.ok && errorPlace(answer.error) === "count" && tracker.changed === "rules" && count && count !== "tags") {
     $("count").value = ""; // the count chosen is not one of the new rules' systems: count nothing, and ask again
     refreshNow();
+    return;
+  }
+  if (!answer.ok && errorPlace(answer.error) === "deal" && tracker.changed === "deal" && tracker.justDealt) {
+    takeBack(answer.error);
+    results.classList.remove("stale");
+    results.dataset.state = "ready";
+    $("now-status").textContent = "";
     return;
   }
   if (!answer.ok) {
@@ -315,6 +347,7 @@ async function refreshNow() {
     return;
   }
   renderNow(answer.data);
+  tracker.justDealt = 0;
   results.classList.remove("stale");
   results.dataset.dealt = String(answer.data.dealt);
   results.dataset.state = "ready";
@@ -523,7 +556,7 @@ function setUpTracker(saved) {
 
 // ---------------------------------------------------------------- side-bet designer
 
-const designer = { started: false, seq: 0, controller: null, errorLine: null };
+const designer = { started: false, seq: 0, controller: null, errorLine: null, retries: 0 };
 
 function updateGutter() {
   const text = $("toml").value;
@@ -578,8 +611,11 @@ async function refreshDesign() {
   }
   clearTimeout(slow);
   if (seq !== designer.seq) return;
-  if (answer.status === 429) {
-    setTimeout(() => { if (seq === designer.seq) refreshDesign(); }, 1000);
+  if (answer.status === 429 && retryLater(designer, () => { if (seq === designer.seq) refreshDesign(); })) return;
+  designer.retries = 0;
+  if (!answer.ok && /has no bet '/.test(answer.error) && $("design-bet").value) {
+    $("design-bet").replaceChildren(); // the file's bets changed (an id renamed): show its first bet
+    refreshDesign();
     return;
   }
   if (!answer.ok) {
