@@ -32,8 +32,9 @@ from .rulefile import get_rules
 def analyse(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[str] = NOTHING) -> list[BetResult]:
     """Every bet of ``rules`` (a RuleSet, or a built-in name or rule file's path) on ``shoe``,
     given ``knowledge`` of the coup's cards (a Knowledge, or ``"1=9"`` items as ``--known``
-    writes them): by the enumerator, or by the polynomials of a compiled rule set. Both give the
-    same exact results."""
+    writes them): by the enumerator, or, once this rule set object is compiled
+    (batch.compile_rules, worth it from a few dozen shoes on; a batch of 32 shoes or more
+    compiles it too), by its polynomials. Both give the same exact results."""
     rules, shoe, knowledge = as_rules(rules), as_shoe(shoe), as_knowledge(knowledge)
     if not knowledge:
         plan = batch.compiled_plan(rules)
@@ -72,9 +73,7 @@ def as_rules(rules) -> RuleSet:
 
 
 def as_shoe(shoe) -> Shoe:
-    if not isinstance(shoe, Shoe):
-        raise BaccaratError(f"a shoe is a Shoe, such as Shoe.decks(8) (got {type(shoe).__name__})")
-    return shoe
+    return expect(shoe, Shoe, "a shoe is a Shoe, such as Shoe.decks(8)")
 
 
 def as_knowledge(knowledge) -> Knowledge:
@@ -83,10 +82,4 @@ def as_knowledge(knowledge) -> Knowledge:
     >>> as_knowledge("1=9") == as_knowledge(["1=9"]) == Knowledge.parse(["1=9"])
     True
     """
-    if isinstance(knowledge, Knowledge):
-        return knowledge
-    if isinstance(knowledge, str):
-        return Knowledge.parse([knowledge])
-    if isinstance(knowledge, (list, tuple)) and all(isinstance(item, str) for item in knowledge):
-        return Knowledge.parse(knowledge)
-    raise BaccaratError(f"known cards are a Knowledge or 'POS=CARDS' items (got {type(knowledge).__name__})")
+    return knowledge if isinstance(knowledge, Knowledge) else Knowledge.parse(knowledge)

@@ -237,8 +237,8 @@ def emit(view, fmt: str, show_exact: bool):
     click.echo(rendering.render(view, fmt, show_exact))
 
 
-wide_option = click.option("--wide", is_flag=True, help="Every column of the table: EV, edge per resolved bet, SD and "
-                           "hits 1 in beside the rest (wider than 100 columns; CSV and JSON always have them).")
+wide_option = click.option("--wide", is_flag=True, help="Every column of the terminal table: EV, edge per resolved bet, "
+                           "SD and hits 1 in beside the rest (wider than 100 columns; the other formats always have them).")
 
 
 TERMINAL = 100  # columns: what the terminal table of edge and now aims to fit
