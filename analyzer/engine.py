@@ -233,9 +233,7 @@ def enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distributio
     n = np.array([c for row in shoe.counts for c in row], dtype=object)  # by kind, rank * 4 + suit
     splits = (detail.split(detail.tableau, range(1, 7)),) + ((detail.split(True, (5, 6)),) if detail.tableau else ())
     key = (tableau, detail, shoe.size) + tuple(tuple(class_counts(n, split)) for split in splits)
-    dist = CARD_CACHE.get(key)
-    if dist is None:
-        dist = CARD_CACHE.put(key, _enumerate_cards(shoe, tableau, detail))
+    dist = CARD_CACHE.kept(key, lambda: _enumerate_cards(shoe, tableau, detail))
     return dist if dist.shoe == shoe else replace(dist, shoe=shoe)
 
 
@@ -260,6 +258,11 @@ class Recent:
             if value is not None:
                 self.values.move_to_end(key)
             return value
+
+    def kept(self, key, make):
+        """The value kept for ``key``, or ``make()`` kept and returned where there is none."""
+        value = self.get(key)
+        return value if value is not None else self.put(key, make())
 
     def put(self, key, value):
         """Keep ``value`` (the newest, even alone over the budget) and return it."""

@@ -204,19 +204,13 @@ def check_work(rules: RuleSet, shoe: Shoe, limits: Limits):
                             f"{limits.card_decks} decks ({52 * limits.card_decks} cards); this one has {shoe.size}")
 
 
-def kept(recent: Recent, key, make):
-    """The value ``recent`` keeps for ``key``, made and kept if it has none."""
-    value = recent.get(key)
-    return value if value is not None else recent.put(key, make())
-
-
 UPLOADED = Recent(32, size=lambda rules: 1)  # the last rule files sent, parsed: the next update costs nothing
 
 
 def uploaded_rules(source: str) -> RuleSet:
     """A rule file's text, parsed (``extends`` may name built-in rule sets only: no file on the
     server is read)."""
-    return kept(UPLOADED, source, lambda: parse_rules(source, "rule file"))
+    return UPLOADED.kept(source, lambda: parse_rules(source, "rule file"))
 
 
 VALUE_LEVEL = Recent(32, size=lambda pair: 1)  # id(rules) -> (rules, its bets but the card-level ones)
@@ -226,7 +220,7 @@ def value_level(rules: RuleSet) -> RuleSet:
     """The bets a tracker follows unless asked for more: all but the card-level ones (a tenth of a
     second and more each), or all where nothing else is left. The same object for the same rule
     set each time, so that its compiled polynomials are found."""
-    known, part = kept(VALUE_LEVEL, id(rules), lambda: (rules, rules.value_level()))
+    known, part = VALUE_LEVEL.kept(id(rules), lambda: (rules, rules.value_level()))
     part = part if known is rules else rules.value_level()  # the cache keeps it alive: its id is its own
     return part if part.bets else rules
 

@@ -82,9 +82,7 @@ def body() -> dict:
     """The request's JSON object, read as a shoe file's JSON is (nesting, duplicate keys and long
     numbers refused: userfiles.parse_json); a BaccaratError when it is not one."""
     limit = current_app.config["BODY_LIMIT"]
-    if (request.content_length or 0) > limit:
-        raise RequestEntityTooLarge()
-    data = request.stream.read(limit + 1)  # a chunked body has no length to check beforehand
+    data = request.stream.read(limit + 1)  # one check for a declared length and a chunked body alike
     if len(data) > limit:
         raise RequestEntityTooLarge()
     try:
@@ -103,7 +101,7 @@ def failure(status: int, message: str, **extra):
 
 class Throttle:
     """A token bucket per client address: ``rate`` requests a second on average, ``burst`` at
-    once. Thread-safe; it forgets a client once its bucket is full again."""
+    once. Thread-safe; past 10,000 clients it forgets those whose bucket is full again."""
 
     def __init__(self, rate: float, burst: int):
         self.rate, self.burst = rate, burst
