@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import batch
-from .bets import BetResult, RuleSet, evaluate
+from .bets import BetResult, RuleSet, evaluate, prepare
 from .cards import Shoe
 from .engine import enumerate_coup
 from .errors import BaccaratError, expect
@@ -49,6 +49,7 @@ def enumerated(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | li
     (and one more for each card detail the bets read)."""
     rules, shoe, knowledge = as_rules(rules), as_shoe(shoe), as_knowledge(knowledge)
     dist = enumerate_coup(shoe, rules.tableau, knowledge)
+    prepare(rules.bets, rules.tableau, knowledge)
     return [evaluate(bet, dist) for bet in rules.bets]
 
 

@@ -40,8 +40,9 @@ from operator import mul
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from .bets import BetResult, RuleSet, card_line_counts, settled_cells
-from .cards import RANKS, BaccaratError, Shoe
+from . import cardcount
+from .bets import BetResult, RuleSet, card_line_counts, prepare, settled_cells
+from .cards import KINDS, RANKS, BaccaratError, Shoe
 from .engine import cells, enumerate_coup, falling
 from .layout import draws
 from .tableau import STOOD, Tableau
@@ -654,7 +655,8 @@ def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
             lines[part, n_value:n_value + n_class] = classes @ plan.class_sets.T.astype(np.int64)
     other = plan.column_cells[n_value + n_class:]  # lines mixing values and hand classes
     cells_end = len(plan.column_cells)
-    one_by_one = np.arange(len(n)) if other or plan.card_bets else np.flatnonzero(~by_polynomial)
+    walked = card_columns(plan, n, lines, fits)  # card-level bets by their polynomials, all shoes at once
+    one_by_one = np.arange(len(n)) if other or walked else np.flatnonzero(~by_polynomial)
     if progress and len(n) > len(one_by_one):
         progress(len(n) - len(one_by_one))
     for i in one_by_one:
@@ -663,12 +665,39 @@ def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
             dist = enumerate_coup(shoe, rules.tableau)
             start = n_value + n_class if by_polynomial[i] else 0
             lines[i, start:cells_end] = [dist.count(s) for s in plan.column_cells[start:]]
-        for b, columns in plan.card_bets:
+        for b, columns in walked:
             lines[i, list(columns)] = card_line_counts(rules.bets[b], shoe, rules.tableau)
         if progress:
             progress(1)
     numerators = numerators_of(plan, lines, total)
     return Batch(plan, n, total, lines, numerators)
+
+
+def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, fits: np.ndarray) -> list:
+    """Fill the columns of the card-level bets whose lines compile (cardcount.py), for every shoe:
+    one evaluation of each compiled polynomial for all the shoes of at most FAST_CARDS cards,
+    shoe by shoe in Python integers beyond. Returns the (bet, columns) left to count shoe by shoe."""
+    rules, walked, done = plan.rules, [], {}
+    prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau)
+    small, large = np.flatnonzero(fits), np.flatnonzero(~fits)
+    flat = n.reshape(len(n), KINDS)
+    for b, columns in plan.card_bets:
+        bet = rules.bets[b]
+        if not cardcount.fits(bet.needs):
+            walked.append((b, columns))
+            continue
+        polynomials, start, width = cardcount.compiled(f"bet {bet.id!r}", tuple(ln.condition for ln in bet.lines),
+                                                       bet.needs, rules.tableau)
+        if id(polynomials) not in done:
+            counts = np.zeros((len(n), polynomials.coefficients.shape[1]), lines.dtype)
+            if len(small):
+                with one_blas_thread():
+                    counts[small] = polynomials.many(flat[small])
+            for i in large:
+                counts[i] = polynomials.counts(flat[i])
+            done[id(polynomials)] = (polynomials, counts)
+        lines[:, list(columns)] = done[id(polynomials)][1][:, start:start + width]
+    return walked
 
 
 def numerators_of(plan: RulePlan, lines: np.ndarray, total: np.ndarray) -> np.ndarray:

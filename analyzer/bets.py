@@ -16,10 +16,11 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .cards import Shoe
+from . import cardcount
 from .amounts import parse_amount
 from .cardtests import Poker
-from .conditions import AllOf, AnyOf, Between, Is, Not, where  # noqa: F401  (the bet vocabulary)
-from .engine import Distribution, cells, enumerate_cards
+from .conditions import AllOf, AnyOf, Between, Is, Not, settled_masks, where  # noqa: F401  (the bet vocabulary)
+from .engine import Distribution, TooMuchDetail, cells, enumerate_cards
 from .errors import BaccaratError, expect
 from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, memo, union
@@ -232,41 +233,52 @@ def evaluate(bet: Bet, dist: Distribution) -> BetResult:
 
 def line_counts(bet: Bet, dist: Distribution) -> list[int]:
     """Ordered 6-card sequences settled by each pay line of ``bet``."""
-    return settled_counts(tuple(ln.condition for ln in bet.lines), bet.needs, dist)
+    return settled_counts(tuple(ln.condition for ln in bet.lines), bet.needs, dist, f"bet {bet.id!r}")
 
 
-def settled_counts(conditions: tuple, needs: Needs, dist: Distribution) -> list[int]:
+def settled_counts(conditions: tuple, needs: Needs, dist: Distribution, name: str = "these pay lines") -> list[int]:
     """Sequences settled by each of ``conditions`` in turn (the first that holds), on the shoe,
     tableau and knowledge of ``dist``: from its own cells where they answer the conditions, else
-    from the enumeration at the card detail ``needs`` calls for."""
+    by the card-level counter (cardcount.py) at the detail ``needs`` calls for."""
     if not needs.cards and not dist.knowledge:
         return [dist.count(settled) for settled in settled_cells(conditions, dist.tableau)]
     if dist.shoe is None:
         return infinite_card_counts(conditions, dist.tableau, dist.knowledge)
-    return detail_counts(conditions, needs, dist.shoe, dist.tableau, dist.knowledge)
+    return detail_counts(conditions, needs, dist.shoe, dist.tableau, dist.knowledge, name)
 
 
 def card_line_counts(bet: Bet, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list[int]:
-    """A card-level bet's line counts on ``shoe``, from the enumeration at its card detail."""
-    return detail_counts(tuple(ln.condition for ln in bet.lines), bet.needs, shoe, tableau, knowledge)
+    """A card-level bet's line counts on ``shoe``, by the card-level counter."""
+    return detail_counts(tuple(ln.condition for ln in bet.lines), bet.needs, shoe, tableau, knowledge, f"bet {bet.id!r}")
 
 
-def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list[int]:
-    """Sequences settled by each pay line, counted at the card detail ``needs`` calls for."""
-    detailed = enumerate_cards(shoe, tableau, Detail.of(needs, knowledge))
+def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING,
+                  name: str = "these pay lines") -> list[int]:
+    """Sequences settled by each pay line, counted at the card detail ``needs`` calls for: by the
+    lines' polynomials in the card counts (cardcount.py, compiled on first use), or where they
+    read too much to compile (suits compared at every card, say), by the enumeration."""
+    if cardcount.fits(needs, knowledge):
+        return cardcount.line_counts(name, conditions, needs, shoe.kind_counts(), tableau, knowledge)
+    return walked_counts(conditions, needs, shoe, tableau, knowledge, name)
+
+
+def walked_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING,
+                  name: str = "these pay lines") -> list[int]:
+    """The same as :func:`detail_counts` by the other exact route: the enumeration of the coup at
+    that card detail (engine.enumerate_cards), shoe by shoe. The tests hold the two equal."""
+    try:
+        detailed = enumerate_cards(shoe, tableau, Detail.of(needs, knowledge))
+    except TooMuchDetail as error:
+        raise TooMuchDetail(f"{name}: {error}") from None
     masks = memo(detailed.fields, ("settled", conditions), lambda: settled_masks(conditions, detailed.fields))
     return [detailed.count(hit) for hit in masks]
 
 
-def settled_masks(conditions: tuple, fields: dict) -> list:
-    """For each pay line, the cells it settles: where it holds and no earlier line did."""
-    open_cells = True
-    out = []
-    for condition in conditions:
-        hit = condition.mask(fields) & open_cells
-        out.append(hit)
-        open_cells = open_cells & ~hit
-    return out
+def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING):
+    """Compile the card-level counts of these bets (all of them given ``knowledge``) at once:
+    bets that read alike share one walk of their cards (cardcount.prepare)."""
+    cardcount.prepare([(f"bet {b.id!r}", tuple(ln.condition for ln in b.lines), b.needs)
+                       for b in bets if b.card_level or knowledge], tableau, knowledge)
 
 
 @lru_cache(maxsize=256)

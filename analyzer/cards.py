@@ -173,6 +173,10 @@ class Shoe:
         """Cards of each rank, A..K."""
         return tuple(map(sum, self.counts))
 
+    def kind_counts(self) -> tuple[int, ...]:
+        """Cards of each of the 52 kinds, numbered rank * 4 + suit."""
+        return tuple(c for row in self.counts for c in row)
+
     def value_counts(self) -> tuple[int, ...]:
         """Cards of each point value 0..9."""
         ranks = self.rank_counts()

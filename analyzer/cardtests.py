@@ -100,8 +100,10 @@ class CardIs:
         return self.test.table()[fields[self.place]]
 
     def needs(self) -> Needs:
-        return Needs(frozenset({self.place}), frozenset({self.test.member}), tableau=self.place.endswith("_3"),
-                     singles=frozenset({self.place}), cards=True)
+        third = self.place.endswith("_3")
+        return Needs(frozenset({self.place}), frozenset({self.test.member}), tableau=third,
+                     singles=frozenset({self.place}), cards=True, reads=frozenset({(self.place, self.test.member)}),
+                     draws=third)
 
 
 def group_kinds(fields, group: str) -> np.ndarray:
@@ -110,8 +112,10 @@ def group_kinds(fields, group: str) -> np.ndarray:
 
 
 def group_needs(group: str, subsets=(), attributes=()) -> Needs:
+    draws = group != "first_four"
+    reads = frozenset((place, key) for place in GROUPS[group] for key in (*subsets, *attributes))
     return Needs(frozenset(GROUPS[group]), frozenset(subsets), frozenset(attributes),
-                 tableau=group != "first_four", singles=frozenset({group}), cards=True)
+                 tableau=draws, singles=frozenset({group}), cards=True, reads=reads, draws=draws)
 
 
 @dataclass(frozen=True)

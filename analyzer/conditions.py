@@ -62,14 +62,43 @@ def _size(fields):
 
 HEAD_FLAGS = {  # the value-level fields read from the head cards' ranks and suits
     f"{hand}_{flag}": Needs(frozenset({f"{hand}_1", f"{hand}_2"}), attributes=frozenset({attribute}),
-                            singles=frozenset({f"{hand}_hand"}))
+                            singles=frozenset({f"{hand}_hand"}),
+                            reads=frozenset({(f"{hand}_1", attribute), (f"{hand}_2", attribute)}))
     for hand in ("player", "banker") for flag, attribute in (("pair", "rank"), ("suited", "suit"))
 }
 
 
+def values_at(*places) -> frozenset:
+    return frozenset((place, "value") for place in places)
+
+
+# The value fields that need no draw, by the head cards whose values they read (a natural ends the
+# coup, so a two-card 8 or 9 is a natural whatever the tableau), and the third cards whose values
+# the others read beyond the draws themselves.
+TWO_CARD_FIELDS = {
+    "player_two_card_total": values_at("player_1", "player_2"), "player_natural": values_at("player_1", "player_2"),
+    "banker_two_card_total": values_at("banker_1", "banker_2"), "banker_natural": values_at("banker_1", "banker_2"),
+    "natural": values_at("player_1", "player_2", "banker_1", "banker_2"),
+}
+THIRD_CARD_VALUES = {
+    "player_total": values_at("player_3"), "player_third": values_at("player_3"),
+    "banker_total": values_at("banker_3"), "banker_third": values_at("banker_3"),
+    "winner": values_at("player_3", "banker_3"), "margin": values_at("player_3", "banker_3"),
+}
+
+
 def field_needs(name: str) -> Needs:
-    """What a value-level field reads: the two head cards' ranks or suits, or the draws."""
-    return HEAD_FLAGS.get(name, Needs(tableau=True))
+    """What a value-level field reads: the two head cards' ranks or suits, their values, or the
+    draws (and the third cards' values where the field reads them).
+
+    >>> field_needs("player_natural").draws, field_needs("winner").draws
+    (False, True)
+    """
+    if name in HEAD_FLAGS:
+        return HEAD_FLAGS[name]
+    if name in TWO_CARD_FIELDS:
+        return Needs(tableau=True, reads=TWO_CARD_FIELDS[name])
+    return Needs(tableau=True, reads=THIRD_CARD_VALUES.get(name, frozenset()), draws=True)
 
 
 @dataclass(frozen=True)
@@ -235,3 +264,15 @@ def parse_range(name: str, table: dict, context: str) -> Between:
     if low > high:
         raise BaccaratError(f"{context}: min {low} is above max {high}: the range matches nothing")
     return Between(name, low, high)
+
+
+def settled_masks(conditions: tuple, fields: dict) -> list:
+    """For each condition in turn (a bet's pay lines), the cells it settles: where it holds and no
+    earlier one did."""
+    open_cells = True
+    out = []
+    for condition in conditions:
+        hit = condition.mask(fields) & open_cells
+        out.append(hit)
+        open_cells = open_cells & ~hit
+    return out

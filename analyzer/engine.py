@@ -422,10 +422,14 @@ def head_walk(n: np.ndarray, detail: Detail, dtype):
     return kinds, weight * falling(int(n.sum()) - dealt_now, 6 - dealt_now)
 
 
+class TooMuchDetail(BaccaratError):
+    """Counting would take more cells (or rows) than the bound on its memory: refused before the walk."""
+
+
 def check_size(cells: int, k: int):
     if cells > MAX_CELLS:
-        raise BaccaratError(f"these bets need too much card detail at once ({k} card classes): ask for fewer card "
-                            "attributes (rank and suit together), fewer places, or fewer cards known or watched")
+        raise TooMuchDetail(f"too much card detail at once ({k} card classes): ask for fewer card attributes "
+                            "(rank and suit together), fewer places, or fewer cards known or watched")
 
 
 def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):

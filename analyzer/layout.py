@@ -129,7 +129,12 @@ class Needs:
     card tests select (52 booleans each), the ``attributes`` it compares between cards (rank,
     value, suit, colour), whether the coup's draws matter (``tableau``), ``singles``: the places
     and groups read (a head place named here is read alone, so its order matters), and ``cards``:
-    whether a card-level test is used (one the value-level distribution cannot answer)."""
+    whether a card-level test is used (one the value-level distribution cannot answer).
+
+    Per place, for the card-level counter (cardcount.py): ``reads``, pairs (place, what is read
+    there: a card test's 52 booleans or an attribute name), and ``draws``, whether the third
+    cards matter (``tableau`` is also true for the fields of the first two cards' values alone,
+    such as two-card totals and naturals, which need no draw)."""
 
     places: frozenset = frozenset()
     subsets: frozenset = frozenset()
@@ -137,6 +142,8 @@ class Needs:
     tableau: bool = False
     singles: frozenset = frozenset()
     cards: bool = False
+    reads: frozenset = frozenset()
+    draws: bool = False
 
     @property
     def suit_blind(self) -> bool:
@@ -151,7 +158,8 @@ class Needs:
 
     def __or__(self, other: Needs) -> Needs:
         return Needs(self.places | other.places, self.subsets | other.subsets, self.attributes | other.attributes,
-                     self.tableau or other.tableau, self.singles | other.singles, self.cards or other.cards)
+                     self.tableau or other.tableau, self.singles | other.singles, self.cards or other.cards,
+                     self.reads | other.reads, self.draws or other.draws)
 
 
 def union(needs) -> Needs:
