@@ -99,39 +99,42 @@ def partition(keys: frozenset) -> tuple:
     return tuple(first.setdefault(sig, len(first)) for sig in signature)
 
 
+HANDS = ((1, 3), (2, 4))  # the positions of each hand's first two cards
+
+
 @dataclass(frozen=True)
 class Layout:
     """How a bet's cards are followed: ``partitions[p - 1]`` the classes at position p (None:
-    never followed), ``symmetry`` (``"head"``, ``"hands"`` or ``""``, see the module notes),
-    whether the draws matter, and the knowledge (allowed kinds by position)."""
+    never followed); ``symmetry`` ``"head"`` where the four head cards may be exchanged, else
+    ``pairs``, the hands whose two cards may be (see the module notes); whether the draws
+    matter; and the knowledge (allowed kinds by position)."""
 
     partitions: tuple
     symmetry: str
+    pairs: tuple
     draws: bool
     knowledge: Knowledge
 
     @classmethod
     def of(cls, needs: Needs, knowledge: Knowledge = NOTHING) -> Layout:
         keys = position_keys(needs, knowledge)
-        ever = [p for p in range(1, 7) if keys[p - 1] or (needs.draws and p <= 4) or knowledge.known[p - 1] is not None]
+        known = [knowledge.known[p - 1] is not None for p in range(1, 7)]
+        ever = [p for p in range(1, 7) if keys[p - 1] or (needs.draws and p <= 4) or known[p - 1]]
         if needs.draws:
             ever = sorted(set(ever) | {5, 6})  # a hand may take them
-        head_known = any(knowledge.known[p - 1] is not None for p in HEAD_POSITIONS)
+        head_known = any(known[:4])
         singles = needs.singles & (set(HEAD) | {"player_hand", "banker_hand"})
-        if not needs.draws and not head_known and not singles and len({keys[p - 1] for p in HEAD_POSITIONS if p in ever}) <= 1:
-            symmetry = "head"
-        elif not head_known and not needs.singles & set(HEAD) and keys[0] == keys[2] and keys[1] == keys[3]:
-            symmetry = "hands"
-        else:
-            symmetry = ""
-        partitions = []
-        for p in range(1, 7):
-            if p not in ever:
-                partitions.append(None)
-                continue
-            later = [q for q in ever if q >= (1 if symmetry and p <= 4 else p)]
-            partitions.append(partition(frozenset().union(*(keys[q - 1] for q in later))))
-        return cls(tuple(partitions), symmetry, needs.draws, knowledge)
+        head = not needs.draws and not head_known and not singles and len({keys[p - 1] for p in ever if p <= 4}) <= 1
+        pairs = () if head else tuple(
+            (a, b) for a, b in HANDS if not known[a - 1] and not known[b - 1] and keys[a - 1] == keys[b - 1]
+            and not needs.singles & {HEAD[a - 1], HEAD[b - 1]})
+        partitions = [partition(frozenset().union(*(keys[q - 1] for q in ever if q >= p))) if p in ever else None
+                      for p in range(1, 7)]
+        if head:  # all four alike: the classes of the first
+            partitions[:4] = [partitions[0] if p in ever else None for p in HEAD_POSITIONS]
+        for a, b in pairs:  # a pair alike: keys of a = keys of b, read later too, so the chain holds
+            partitions[b - 1] = partitions[a - 1]
+        return cls(tuple(partitions), "head" if head else "", pairs, needs.draws, knowledge)
 
     def classes(self, p: int) -> np.ndarray:
         """The classes allowed at position p (all of a class's kinds agree with what is known)."""
@@ -139,17 +142,20 @@ class Layout:
         allowed = np.array(self.knowledge.allowed(p))
         return np.unique(part[allowed])
 
+    def slots(self) -> list:
+        """The head's followed positions in groups counted together: all four (``head``), a
+        hand's pair, or one position."""
+        followed = [p for p in HEAD_POSITIONS if self.partitions[p - 1] is not None]
+        if self.symmetry == "head":
+            return [tuple(followed)] if followed else []
+        paired = {p for pair in self.pairs for p in pair}
+        return [pair for pair in self.pairs if pair[0] in followed] + [(p,) for p in followed if p not in paired]
+
     def size(self) -> int:
         """An upper bound on the rows a compilation walks (checked before any work)."""
         k = {p: len(self.classes(p)) for p in range(1, 7) if self.partitions[p - 1] is not None}
-        heads = [k[p] for p in HEAD_POSITIONS if p in k]
-        if self.symmetry == "head":
-            n_heads = math.comb(heads[0] + len(heads) - 1, len(heads)) if heads else 1
-        elif self.symmetry == "hands":
-            n_heads = math.prod(math.comb(k[p] + 1, 2) for p in (1, 2) if p in k)
-        else:
-            n_heads = math.prod(heads)
-        return n_heads * (1 + k.get(5, 0)) * (1 + k.get(6, 0))
+        heads = math.prod(math.comb(k[slot[0]] + len(slot) - 1, len(slot)) for slot in self.slots())
+        return heads * (1 + k.get(5, 0)) * (1 + k.get(6, 0))
 
 
 @dataclass(frozen=True, eq=False)
@@ -238,33 +244,36 @@ def kinds_of(partition_: tuple) -> np.ndarray:
 
 
 def head_rows(layout: Layout):
-    """(classes [row, 4] of the head positions, -1 where not followed; multiplicity [row])."""
-    followed = [p for p in HEAD_POSITIONS if layout.partitions[p - 1] is not None]
-    heads = np.full((1, 4), NONE, np.int64)
-    if not followed:
-        return heads, np.ones(1, np.int64)
-    if layout.symmetry == "head":
-        k = len(layout.classes(followed[0]))
-        tuples = sorted_tuples(k, len(followed))
-        heads = np.full((len(tuples), 4), NONE, np.int64)
-        heads[:, [p - 1 for p in followed]] = layout.classes(followed[0])[tuples]
-        return heads, orderings(k, len(followed)).astype(np.int64)
-    if layout.symmetry == "hands":
-        parts = []
-        for first, second in ((1, 3), (2, 4)):
-            if first in followed:
-                classes = layout.classes(first)
-                i, j = np.triu_indices(len(classes))
-                parts.append((classes[i], classes[j], np.where(i == j, 1, 2)))
-            else:
-                parts.append((np.array([NONE]), np.array([NONE]), np.array([1])))
-        (p1, p2, pm), (b1, b2, bm) = parts
-        a, b = np.meshgrid(np.arange(len(p1)), np.arange(len(b1)), indexing="ij")
-        a, b = a.ravel(), b.ravel()
-        return np.column_stack([p1[a], b1[b], p2[a], b2[b]]), pm[a] * bm[b]
-    grids = [layout.classes(p) if p in followed else np.array([NONE]) for p in HEAD_POSITIONS]
-    index = np.indices([len(g) for g in grids]).reshape(4, -1)
-    return np.column_stack([g[i] for g, i in zip(grids, index)]), np.ones(index.shape[1], np.int64)
+    """(classes [row, 4] of the head positions, -1 where not followed; multiplicity [row]): each
+    slot's multisets of classes, weighted by their orders (layout.slots)."""
+    parts = []
+    for slot in layout.slots():
+        classes = layout.classes(slot[0])
+        tuples = sorted_tuples(len(classes), len(slot))
+        parts.append((slot, classes[tuples], orderings(len(classes), len(slot))))
+    if not parts:
+        return np.full((1, 4), NONE, np.int16), np.ones(1, np.int64)
+    index = np.indices([len(m) for _, _, m in parts]).reshape(len(parts), -1)
+    heads = np.full((index.shape[1], 4), NONE, np.int16)
+    weight = np.ones(index.shape[1], np.int64)
+    for (slot, classes, orders), i in zip(parts, index):
+        heads[:, [p - 1 for p in slot]] = classes[i]
+        weight *= orders[i]
+    return heads, weight
+
+
+class Fields(dict):
+    """The outcome fields of rows, each computed when a condition first reads it."""
+
+    def __init__(self, places: dict, compute):
+        super().__init__(places)
+        self.compute = compute
+
+    def __missing__(self, name):
+        if not isinstance(name, str):
+            raise KeyError(name)
+        self.update(self.compute(name))
+        return self[name]
 
 
 class Compiler:
@@ -279,7 +288,7 @@ class Compiler:
             if part is None:
                 continue
             kinds = kinds_of(part)
-            self.rep[p] = np.append(kinds.argmax(1), NONE)  # a kind of each class; index -1: no card
+            self.rep[p] = np.append(kinds.argmax(1), NONE).astype(np.int8)  # a kind of each class; index -1: no card
             ids = [sets.setdefault(row.tobytes(), len(sets)) for row in kinds]
             self.set_of[p] = np.append(np.array(ids, np.int64), -1)
         self.sets = np.array([np.frombuffer(key, bool) for key in sets]).reshape(len(sets), KINDS)
@@ -294,7 +303,7 @@ class Compiler:
         """Every row grown from these heads: classes [row, 6] (-1: not followed) and weights."""
         layout, tableau = self.layout, self.tableau
         known = [layout.knowledge.known[p - 1] is not None for p in range(1, 7)]
-        rows = np.full((len(heads), 6), NONE, np.int64)
+        rows = np.full((len(heads), 6), NONE, np.int16)
         rows[:, :4] = heads
         if layout.draws:
             value = {p: KIND_VALUE[self.rep[p][heads[:, p - 1]]] for p in HEAD_POSITIONS}
@@ -321,7 +330,7 @@ class Compiler:
         classes = self.layout.classes(p)
         stay, go = np.flatnonzero(~follow), np.repeat(np.flatnonzero(follow), len(classes))
         grown = rows[go]
-        grown[:, p - 1] = np.tile(classes, int(follow.sum()))
+        grown[:, p - 1] = np.tile(classes.astype(rows.dtype), int(follow.sum()))
         return np.concatenate([rows[stay], grown]), np.concatenate([weight[stay], weight[go]])
 
     def factors(self, rows: np.ndarray) -> np.ndarray:
@@ -339,7 +348,7 @@ class Compiler:
     def encode(self, factors: np.ndarray) -> np.ndarray:
         """Each row of sorted factor indices as one integer in base pad + 1 (fits in int64: the
         factor table has at most MAX_TABLE entries)."""
-        return factors @ (self.pad + 1) ** np.arange(SIX, dtype=np.int64)
+        return factors.astype(np.int64) @ (self.pad + 1) ** np.arange(SIX, dtype=np.int64)
 
     def decode(self, codes: np.ndarray) -> np.ndarray:
         out = np.empty((len(codes), SIX), np.int64)
@@ -349,23 +358,27 @@ class Compiler:
 
     def fields(self, rows: np.ndarray) -> dict:
         """The outcome fields of each row, as the conditions read them (places by a kind of the
-        class there, -1 where no card)."""
-        kind = np.full(rows.shape, NONE, np.int64)
+        class there, -1 where no card); the value fields and the hand flags when first read."""
+        kind = np.full(rows.shape, NONE, np.int8)
         for p in self.rep:
             kind[:, p - 1] = self.rep[p][rows[:, p - 1]]
-        value = np.append(KIND_VALUE, NONE)[kind]
+        value = np.append(KIND_VALUE, NONE).astype(np.int8)[kind]
         pt, bt = (value[:, 0] + value[:, 2]) % 10, (value[:, 1] + value[:, 3]) % 10
         if self.layout.draws:
             player, banker = draws(self.tableau, pt, bt, np.maximum(value[:, 4], 0))
             third_p = np.where(player, kind[:, 4], NONE)
             third_b = np.where(banker, np.where(player, kind[:, 5], kind[:, 4]), NONE)
         else:
-            third_p = third_b = np.full(len(rows), NONE)
+            third_p = third_b = np.full(len(rows), NONE, np.int8)
         places = np.column_stack([kind[:, :4], third_p, third_b])
-        fields = {place: places[:, i] for i, place in enumerate(PLACES)}
-        value_of = np.append(KIND_VALUE, NONE)
-        fields |= value_fields(pt, bt, value_of[third_p], value_of[third_b]) | head_flags(places)
-        return fields
+
+        def compute(name):
+            if name.endswith(("_pair", "_suited")):
+                return head_flags(places)
+            value_of = np.append(KIND_VALUE, NONE).astype(np.int8)
+            return value_fields(pt, bt, value_of[third_p], value_of[third_b])
+
+        return Fields({place: places[:, i] for i, place in enumerate(PLACES)}, compute)
 
 
 def compile_lines(groups: tuple, layout: Layout, tableau: Tableau, context: str = "these bets") -> Polynomials:
