@@ -683,7 +683,7 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, fits: np.ndar
     flat = n.reshape(len(n), KINDS)
     for b, columns in plan.card_bets:
         bet = rules.bets[b]
-        if not cardcount.fits(bet.needs):
+        if not cardcount.fits(bet.needs, rules.tableau):
             walked.append((b, columns))
             continue
         polynomials, start, width = cardcount.compiled(f"bet {bet.id!r}", tuple(ln.condition for ln in bet.lines),

@@ -257,7 +257,7 @@ def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
     """Sequences settled by each pay line, counted at the card detail ``needs`` calls for: by the
     lines' polynomials in the card counts (cardcount.py, compiled on first use), or where they
     read too much to compile (suits compared at every card, say), by the enumeration."""
-    if cardcount.fits(needs, knowledge):
+    if cardcount.fits(needs, tableau, knowledge):
         return cardcount.line_counts(name, conditions, needs, shoe.kind_counts(), tableau, knowledge)
     return walked_counts(conditions, needs, shoe, tableau, knowledge, name)
 

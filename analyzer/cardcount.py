@@ -9,28 +9,37 @@ reads      what the conditions read of the card at each place (layout.Needs.read
 followed   a position (1-6, dealing order) whose card the count follows: one read or known, and
            the third cards where the draws matter and a hand takes them. The others are *free*:
            any card left.
-class      cards that nothing read at a position, *or at any later followed position*, tells
-           apart. Each position's classes are then unions of the classes of every earlier
-           position (a *chain*), so whether an earlier card lies in a later card's class is
-           known from the earlier card's class alone.
-row        one way the followed cards can fall: a class at each followed position.
-monomial   what a row counts, a product of *factors* ``S(C) - c``: for each followed position,
-           the cards of its class C in the shoe less the c earlier followed cards of that class;
-           times (N-d)(N-d-1)...(N-5) for the 6 - d free positions. Rows with the same factors
-           merge, their coefficients (ways to order them) added.
+suited     a followed position whose suit is compared with other cards' (suited hands, same
+           suit, flushes). Which suited cards share a suit is a *suit pattern* (a set partition
+           of them, at most four blocks); the suits themselves are not followed.
+class      cards that nothing read at a position (suits compared aside), *nor at any position
+           counted after it*, tells apart. Positions are counted suited ones first, then the
+           others, each in dealing order; each position's classes are then unions of the
+           classes of every position counted before it (a *chain*), so whether an earlier card
+           lies in a later card's class is known from the earlier card's class alone.
+row        one way the followed cards can fall: a class at each followed position, and a suit
+           pattern of the suited ones.
+term       what a row counts: the product over the unsuited followed positions of the *factors*
+           ``S(C) - c`` (cards of the position's class C less the c earlier cards of that class),
+           times the sum over every way of giving the pattern's blocks distinct suits s of the
+           product over each block's positions of ``S(C, s) - c`` (cards of C in suit s less the
+           earlier cards of the block in C), times (N-d)(N-d-1)...(N-5) for the 6 - d free
+           positions. Rows of one term merge, their coefficients (ways to order them) added.
 
-Why it is exact: dealing the followed positions first (the free ones take any of the cards left,
-in (N-d)(N-d-1)...(N-5) ways, whatever the followed ones were), the card at a followed position
-can be any card of its class not dealt before it; by the chain, exactly c of those were dealt,
-whichever cards they were. So a row's number of ordered 6-card sequences is its monomial, and
-each line's count is the sum of the monomials of the rows it settles. Every factor is a count
-(the first factor that reaches zero makes the product zero before any could turn negative), so
-the products and their sums are integers at most N(N-1)...(N-5).
+Why it is exact: count the followed positions first, suited ones first (the free ones take any
+of the cards left, in (N-d)(N-d-1)...(N-5) ways, whatever the followed ones were). Given the
+suits of the blocks, the card at a suited position can be any card of its class in its block's
+suit not counted before it: by the chain, the c earlier cards of its block in its class, and no
+card of another block (another suit). At an unsuited position, any card of its class but the c
+counted before it, whatever their suits. So a row's number of ordered 6-card sequences is its
+term, and a line's count the sum of the terms of the rows it settles. Every factor is a count
+(the first that reaches zero makes the product zero before any could turn negative), so every
+product and sum is an integer at most N(N-1)...(N-5).
 
-Symmetries, each an exchange of cards that no condition and no class tells apart, so the rows
-it pairs have the same count: the two cards of a hand (``hands``: no single head place read,
-nothing known of the head), or all four head cards (``head``: only the first four read as a
-group, no draws). Rows are then unordered pairs or multisets, weighted by their orders.
+Symmetries, each an exchange of cards that no condition and no class tells apart, so that the
+rows it pairs have the same count: the two cards of a hand (nothing known of them, neither read
+alone), or all four head cards (only the first four read as a group, no draws). Rows are then
+multisets of classes, weighted by their orders (with every suit pattern of each).
 
 The compiled lines depend on the conditions, the tableau and the knowledge, never on the shoe:
 a rule set is compiled once, and every shoe - one, or a batch as an array - is a few gathers
@@ -39,6 +48,7 @@ and one matrix product.
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 from dataclasses import dataclass
@@ -54,6 +64,7 @@ from .layout import HEAD, KIND_VALUE, NONE, PLACES, Needs, draws, head_flags, va
 from .tableau import Tableau
 
 SIX = 6  # cards on the counting basis
+SUIT = "suit"  # the attribute read through suit patterns
 HEAD_POSITIONS = (1, 2, 3, 4)
 MAX_ROWS = 6_000_000  # rows a compilation may walk: about a second and 400 MB at most
 CHUNK_ROWS = 400_000  # rows walked at once (bounds the memory of a compilation)
@@ -68,7 +79,6 @@ def position_keys(needs: Needs, knowledge: Knowledge) -> tuple:
     sixth the Banker's third; the point value at positions 1-5 where the draws matter; and
     what is known of the card.
 
-    >>> from .cardtests import parse_card_test
     >>> keys = position_keys(Needs(reads=frozenset({("banker_3", "colour")}), draws=True), NOTHING)
     >>> [sorted(k) for k in keys]
     [['value'], ['value'], ['value'], ['value'], ['colour', 'value'], ['colour']]
@@ -99,17 +109,42 @@ def partition(keys: frozenset) -> tuple:
     return tuple(first.setdefault(sig, len(first)) for sig in signature)
 
 
+@lru_cache(maxsize=8)
+def suit_patterns(size: int) -> np.ndarray:
+    """The set partitions of ``size`` positions into at most four blocks (as many suits as there
+    are), as restricted growth strings: the block of each position, blocks numbered in order of
+    first use.
+
+    >>> suit_patterns(3).tolist()
+    [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1], [0, 1, 2]]
+    >>> [len(suit_patterns(k)) for k in range(7)]
+    [1, 1, 2, 5, 15, 51, 187]
+    """
+    strings = [()]
+    for _ in range(size):
+        strings = [s + (b,) for s in strings for b in range(min(max(s, default=-1) + 2, 4))]
+    patterns = np.array(strings, np.int8).reshape(len(strings), size)
+    patterns.flags.writeable = False
+    return patterns
+
+
+SUIT_ORDERS = np.array(list(itertools.permutations(range(4))), np.int8)  # suits for blocks 0-3, every way
+
+
 HANDS = ((1, 3), (2, 4))  # the positions of each hand's first two cards
 
 
 @dataclass(frozen=True)
 class Layout:
     """How a bet's cards are followed: ``partitions[p - 1]`` the classes at position p (None:
-    never followed); ``symmetry`` ``"head"`` where the four head cards may be exchanged, else
-    ``pairs``, the hands whose two cards may be (see the module notes); whether the draws
-    matter; and the knowledge (allowed kinds by position)."""
+    never followed); ``suited`` the positions whose suits are compared; ``order`` the order in
+    which positions are counted (suited first); ``symmetry`` ``"head"`` where the four head
+    cards may be exchanged, else ``pairs``, the hands whose two cards may be (see the module
+    notes); whether the draws matter; and the knowledge (allowed kinds by position)."""
 
     partitions: tuple
+    suited: frozenset
+    order: tuple
     symmetry: str
     pairs: tuple
     draws: bool
@@ -128,13 +163,18 @@ class Layout:
         pairs = () if head else tuple(
             (a, b) for a, b in HANDS if not known[a - 1] and not known[b - 1] and keys[a - 1] == keys[b - 1]
             and not needs.singles & {HEAD[a - 1], HEAD[b - 1]})
-        partitions = [partition(frozenset().union(*(keys[q - 1] for q in ever if q >= p))) if p in ever else None
-                      for p in range(1, 7)]
-        if head:  # all four alike: the classes of the first
-            partitions[:4] = [partitions[0] if p in ever else None for p in HEAD_POSITIONS]
-        for a, b in pairs:  # a pair alike: keys of a = keys of b, read later too, so the chain holds
+        suited = frozenset(p for p in ever if SUIT in keys[p - 1])
+        order = tuple(sorted(ever, key=lambda p: (p not in suited, p)))
+        keys = [k - {SUIT} for k in keys]
+        partitions = [None] * 6
+        for i, p in enumerate(order):
+            partitions[p - 1] = partition(frozenset().union(*(keys[q - 1] for q in order[i:])))
+        if head:  # all four alike: the classes of the first counted
+            first = next(p for p in order if p <= 4) if any(p <= 4 for p in order) else None
+            partitions[:4] = [partitions[first - 1] if p in ever else None for p in HEAD_POSITIONS]
+        for a, b in pairs:  # a pair alike: keys of a = keys of b, counted later too, so the chain holds
             partitions[b - 1] = partitions[a - 1]
-        return cls(tuple(partitions), "head" if head else "", pairs, needs.draws, knowledge)
+        return cls(tuple(partitions), suited, order, "head" if head else "", pairs, needs.draws, knowledge)
 
     def classes(self, p: int) -> np.ndarray:
         """The classes allowed at position p (all of a class's kinds agree with what is known)."""
@@ -151,71 +191,120 @@ class Layout:
         paired = {p for pair in self.pairs for p in pair}
         return [pair for pair in self.pairs if pair[0] in followed] + [(p,) for p in followed if p not in paired]
 
-    def size(self) -> int:
-        """An upper bound on the rows a compilation walks (checked before any work)."""
-        k = {p: len(self.classes(p)) for p in range(1, 7) if self.partitions[p - 1] is not None}
-        heads = math.prod(math.comb(k[slot[0]] + len(slot) - 1, len(slot)) for slot in self.slots())
-        return heads * (1 + k.get(5, 0)) * (1 + k.get(6, 0))
+    def heads(self) -> int:
+        """How many head rows there are: each slot's multisets of its classes."""
+        return math.prod(math.comb(len(self.classes(slot[0])) + len(slot) - 1, len(slot)) for slot in self.slots())
+
+    def size(self, tableau: Tableau) -> int:
+        """The rows a compilation walks, counted before it from the head rows alone: each head
+        times the classes of the third cards it takes (and of the fifth and sixth where known),
+        times the suit patterns of its suited cards. At most MAX_ROWS heads are looked at."""
+        if self.heads() > MAX_ROWS:
+            return self.heads()
+        heads, _ = head_rows(self)
+        return int(Compiler(self, tableau).grown_sizes(heads).sum())
 
 
 @dataclass(frozen=True, eq=False)
 class Polynomials:
-    """Compiled lines: ``sets`` [set, kind] the classes whose card counts the factors read;
-    ``levels`` how to build the monomials, factor by factor: level j holds the distinct
-    products of their first j + 1 factors, each (its parent at level j - 1, its factor as an
-    index set * 6 + c into the factor table, or ``pad``, the factor 1); ``free`` the free
-    positions of each monomial (the last level) and ``coefficients`` [monomial, line]."""
+    """Compiled lines. ``sets`` [set, kind]: the classes whose cards the factors count; a factor
+    is an index set * 6 + c (``S(set) - c``), or ``pad`` (the factor 1). ``levels`` builds the
+    products of the unsuited factors, ``block_levels`` those of each suit block's factors (in
+    every suit), each level the distinct products of their first factors: (parent at the level
+    before, factor). A term (row of ``coefficients`` [term, line]) is an unsuited product
+    ``free_part``, its blocks ``blocks`` (-1: none), and its ``free`` positions."""
 
     sets: np.ndarray
     levels: tuple
+    block_levels: tuple
+    free_part: np.ndarray
+    blocks: np.ndarray
     free: np.ndarray
     coefficients: np.ndarray
 
-    @property
-    def pad(self) -> int:
-        return len(self.sets) * SIX
-
     def cells(self) -> int:
-        return sum(len(parent) for parent, _ in self.levels) * 2 + self.coefficients.size
+        built = sum(len(parent) for parent, _ in self.levels + self.block_levels)
+        return 2 * built + self.blocks.size + self.coefficients.size
 
     def counts(self, n) -> list[int]:
         """Each line's ordered 6-card sequences from a shoe of card counts ``n`` (52, by kind)."""
-        n = [int(x) for x in n]
-        size = sum(n)
-        if size > FAST_CARDS:  # Python integers: exact for any shoe
-            s = [sum(c for c, inside in zip(n, row) if inside) for row in self.sets.tolist()]
-            table = [x - c for x in s for c in range(SIX)] + [1]
-            values = [1]
-            for parent, factor in self.levels:
-                values = [values[p] * table[f] for p, f in zip(parent.tolist(), factor.tolist())]
-            values = [v * falling(size - (SIX - f), f) for v, f in zip(values, self.free.tolist())]
-            return [sum(v * c for v, c in zip(values, column) if c) for column in self.coefficients.T.tolist()]
-        return self.many(np.array([n], np.int64))[0].tolist()
+        n = np.array([int(x) for x in n], object)
+        if n.sum() > FAST_CARDS:  # Python integers: exact for any shoe
+            return self.evaluate(n[None, :], object)[0].tolist()
+        return self.many(n[None, :].astype(np.int64))[0].tolist()
 
     def many(self, n: np.ndarray) -> np.ndarray:
         """[shoe, line] counts for card counts n[shoe, 52] of shoes of at most FAST_CARDS cards:
-        float64 products where N**6 < 2**53 (every partial product and sum is a count, at most
-        N(N-1)...(N-5): exact), int64 beyond (N**6 < 2**62)."""
-        size = n.sum(1)
-        exact_float = int(size.max(initial=0)) <= FLOAT_CARDS
-        dtype = np.float64 if exact_float else np.int64
-        s = self.sets.astype(np.int64) @ n.T  # [set, shoe]: cards of each class
-        table = np.concatenate([(s[:, None, :] - np.arange(SIX)[None, :, None]).reshape(-1, len(n)),
-                                np.ones((1, len(n)), np.int64)]).astype(dtype)  # [factor, shoe]
-        free = np.array([[falling(int(x) - (SIX - f), f) for x in size.tolist()] for f in range(SIX + 1)], dtype)
+        in float64 where N**6 < 2**53 (every partial product and sum is a count, at most
+        N(N-1)...(N-5): exact), int64 beyond (N**6 < 2**62); chunks of shoes of a few MB."""
+        exact_float = int(n.sum(1).max(initial=0)) <= FLOAT_CARDS
+        widest = max((len(parent) for parent, _ in self.levels + self.block_levels), default=1)
+        widest = max(widest * (4 if self.block_levels else 1), len(self.coefficients), 1)
+        step = max(1, 4_000_000 // widest)
         out = np.empty((len(n), self.coefficients.shape[1]), np.int64)
-        widest = max((len(parent) for parent, _ in self.levels), default=1)
-        step = max(1, 4_000_000 // widest)  # shoes at once: a few arrays of at most 32 MB
-        coefficients = self.coefficients.T.astype(dtype)
         for start in range(0, len(n), step):
-            part = slice(start, start + step)
-            values = np.ones((1, len(n[part])), dtype)  # [product, shoe]: rows gathered whole
-            for parent, factor in self.levels:
-                values = values[parent] * table[factor, part]
-            values *= free[self.free, part]
-            counts = (coefficients @ values).T
-            out[part] = np.rint(counts).astype(np.int64) if exact_float else counts
+            counts = self.evaluate(n[start:start + step], np.float64 if exact_float else np.int64)
+            out[start:start + step] = np.rint(counts) if exact_float else counts
         return out
+
+    def evaluate(self, n: np.ndarray, dtype) -> np.ndarray:
+        """[shoe, line] counts, with products in ``dtype`` (float64, int64 or object)."""
+        size = n.sum(1)
+        table = factor_table(self.sets @ n.T, dtype)  # [factor, shoe]
+        values = build(self.levels, table)[self.free_part]
+        if self.block_levels:
+            suited = np.stack([self.sets & SUIT_KINDS[s] for s in range(4)], 1)  # [set, suit, kind]
+            by_suit = factor_table((suited.reshape(-1, KINDS) @ n.T).reshape(len(self.sets), 4 * len(n)), dtype)
+            blocks = build(self.block_levels, by_suit).reshape(-1, 4, len(n))  # [block product, suit, shoe]
+            values = values * injective_sums(blocks, self.blocks)
+        falling_free = np.array([[falling(int(x) - (SIX - f), f) for x in size.tolist()] for f in range(SIX + 1)])
+        values = values * falling_free.astype(dtype)[self.free]
+        return (self.coefficients.T.astype(dtype) @ values).T
+
+
+SUIT_KINDS = np.array([[k % 4 == s for k in range(KINDS)] for s in range(4)])  # [suit, kind]
+
+
+def factor_table(s: np.ndarray, dtype) -> np.ndarray:
+    """[factor, column]: S - c for each set's card count S (rows of ``s``) and c = 0..5, then
+    the pad factor 1."""
+    table = (s[:, None, :] - np.arange(SIX)[None, :, None]).reshape(-1, s.shape[1])
+    return np.concatenate([table, np.ones((1, s.shape[1]), table.dtype)]).astype(dtype)
+
+
+def build(levels: tuple, table: np.ndarray) -> np.ndarray:
+    """The products of the last level, row by row: each level's product is its parent's times
+    its factor (rows gathered whole)."""
+    values = np.ones((1, table.shape[1]), table.dtype)
+    for parent, factor in levels:
+        values = values[parent] * table[factor]
+    return values
+
+
+def injective_sums(blocks: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """[term, shoe]: for each term's blocks (``which`` [term, 4], -1 none), the sum over every
+    way to give them distinct suits of the product of their products in those suits.
+
+    >>> g = np.array([[[1], [2], [3], [4]], [[1], [1], [0], [0]]])  # two blocks, [block, suit, shoe]
+    >>> injective_sums(g, np.array([[0, -1, -1, -1], [0, 1, -1, -1]])).tolist()  # 1+2+3+4; 1*1 + 2*1 + ... distinct
+    [[10], [17]]
+    """
+    out = np.zeros((len(which), blocks.shape[2]), blocks.dtype)
+    used = (which >= 0).sum(1)
+    for m in range(5):
+        terms = np.flatnonzero(used == m)
+        if not len(terms):
+            continue
+        if m == 0:
+            out[terms] = 1
+            continue
+        chosen = [blocks[which[terms, j]] for j in range(m)]  # each [term, suit, shoe]
+        for suits in {tuple(order[:m]) for order in SUIT_ORDERS.tolist()}:
+            product = chosen[0][:, suits[0]]
+            for j in range(1, m):
+                product = product * chosen[j][:, suits[j]]
+            out[terms] += product
+    return out
 
 
 def prefix_levels(monomials: np.ndarray, pad: int):
@@ -281,23 +370,22 @@ class Compiler:
 
     def __init__(self, layout: Layout, tableau: Tableau):
         self.layout, self.tableau = layout, tableau
-        sets, self.set_of = {}, {}
-        self.rep = {}
-        for p in range(1, 7):
-            part = layout.partitions[p - 1]
-            if part is None:
-                continue
-            kinds = kinds_of(part)
+        sets = {}
+        self.set_of, self.rep, self.suits_of, self.rep_in = {}, {}, {}, {}
+        for p in layout.order:
+            kinds = kinds_of(layout.partitions[p - 1])
             self.rep[p] = np.append(kinds.argmax(1), NONE).astype(np.int8)  # a kind of each class; index -1: no card
-            ids = [sets.setdefault(row.tobytes(), len(sets)) for row in kinds]
-            self.set_of[p] = np.append(np.array(ids, np.int64), -1)
+            in_suit = kinds[:, :, None] & SUIT_KINDS.T[None, :, :]  # [class, kind, suit]
+            self.rep_in[p] = np.where(in_suit.any(1), in_suit.argmax(1), NONE).astype(np.int8)  # [class, suit]
+            self.suits_of[p] = in_suit.any(1)  # [class, suit]: the class has kinds of that suit
+            self.set_of[p] = np.append([sets.setdefault(row.tobytes(), len(sets)) for row in kinds], -1).astype(np.int64)
         self.sets = np.array([np.frombuffer(key, bool) for key in sets]).reshape(len(sets), KINDS)
-        # containment along the chain: parent[(q, p)][class at q] = the class at p holding it
-        self.parent = {(q, p): np.append(np.array(layout.partitions[p - 1])[self.rep[q][:-1]], -2)
-                       for q in self.rep for p in self.rep if q < p}
         self.pad = len(sets) * SIX
         if self.pad >= MAX_TABLE:
             raise TooMuchDetail(f"too many classes of cards at once ({len(sets)}): read fewer attributes at once")
+        order = layout.order  # containment along the chain: parent[(q, p)][class at q] = the class at p holding it
+        self.parent = {(q, p): np.append(np.array(layout.partitions[p - 1])[self.rep[q][:-1]], -2)
+                       for i, q in enumerate(order) for p in order[i + 1:]}
 
     def rows(self, heads: np.ndarray, weight: np.ndarray):
         """Every row grown from these heads: classes [row, 6] (-1: not followed) and weights."""
@@ -306,22 +394,46 @@ class Compiler:
         rows = np.full((len(heads), 6), NONE, np.int16)
         rows[:, :4] = heads
         if layout.draws:
-            value = {p: KIND_VALUE[self.rep[p][heads[:, p - 1]]] for p in HEAD_POSITIONS}
-            pt, bt = (value[1] + value[3]) % 10, (value[2] + value[4]) % 10
+            pt, bt = self.two_card_totals(rows)
             player, banker_alone = draws(tableau, pt, bt, 0)
             fifth = player | (banker_alone & ~player) | known[4]
         else:
             fifth = np.full(len(rows), known[4])
         rows, weight = self.grow(rows, weight, fifth, 5)
         if layout.draws:
-            value = {p: KIND_VALUE[self.rep[p][rows[:, p - 1]]] for p in HEAD_POSITIONS}
-            pt, bt = (value[1] + value[3]) % 10, (value[2] + value[4]) % 10
+            pt, bt = self.two_card_totals(rows)
             fifth_value = np.where(rows[:, 4] >= 0, KIND_VALUE[self.rep[5][rows[:, 4]]], 0)
             player, banker = draws(tableau, pt, bt, fifth_value)
             sixth = (player & banker) | known[5]
         else:
             sixth = np.full(len(rows), known[5])
         return self.grow(rows, weight, sixth, 6)
+
+    def grown_sizes(self, heads: np.ndarray) -> np.ndarray:
+        """For each head row, the rows it grows into (see :meth:`rows` and :meth:`patterns`)."""
+        layout, known = self.layout, [k is not None for k in self.layout.knowledge.known]
+        count = {p: len(layout.classes(p)) if layout.partitions[p - 1] is not None else 1 for p in (5, 6)}
+        suited_heads = ((heads >= 0) & np.isin(np.arange(1, 5), list(layout.suited))).sum(1)
+        patterns = np.array([len(suit_patterns(k)) for k in range(7)])
+        rows = np.full((len(heads), 6), NONE, np.int16)
+        rows[:, :4] = heads
+        fifth, sixth = np.full(len(heads), known[4]), np.zeros((len(heads), count[5]), bool) | known[5]
+        if layout.draws:
+            pt, bt = self.two_card_totals(rows)
+            player, banker_alone = draws(self.tableau, pt, bt, 0)
+            fifth = fifth | player | banker_alone
+            values = KIND_VALUE[self.rep[5][layout.classes(5)]]  # the fifth card's value, class by class
+            both = draws(self.tableau, pt[:, None], bt[:, None], values[None, :])
+            sixth = sixth | (both[0] & both[1])
+        five, six = 5 in layout.suited, 6 in layout.suited
+        taken = np.where(fifth[:, None], 1, 0)  # [head, fifth class]: the fifth card taken
+        suited = suited_heads[:, None] + five * taken + six * sixth
+        ways = patterns[suited] * np.where(sixth, count[6], 1)
+        return np.where(fifth, ways.sum(1), ways[:, 0])
+
+    def two_card_totals(self, rows):
+        value = {p: KIND_VALUE[self.rep[p][rows[:, p - 1]]] for p in HEAD_POSITIONS}
+        return (value[1] + value[3]) % 10, (value[2] + value[4]) % 10
 
     def grow(self, rows, weight, follow, p):
         """Rows where ``follow`` holds take each allowed class at position p; the others stay."""
@@ -333,17 +445,64 @@ class Compiler:
         grown[:, p - 1] = np.tile(classes.astype(rows.dtype), int(follow.sum()))
         return np.concatenate([rows[stay], grown]), np.concatenate([weight[stay], weight[go]])
 
-    def factors(self, rows: np.ndarray) -> np.ndarray:
-        """[row, 6] factor indices, sorted (a monomial is their product in any order)."""
-        out = np.full(rows.shape, self.pad, np.int64)
-        for p in self.rep:
+    def patterns(self, rows, weight):
+        """Each row with every suit pattern of its followed suited positions that some distinct
+        suits can take (each block's classes all hold cards of its suit): (rows, weights, the
+        block of each position [row, 6] (-1: none), a suit for each position that one such way
+        gives it, for the fields)."""
+        suited = [p for p in self.layout.order if p in self.layout.suited]
+        block = np.full(rows.shape, NONE, np.int8)
+        suit = np.full(rows.shape, NONE, np.int8)
+        if not suited:
+            return rows, weight, block, suit
+        followed = rows[:, [p - 1 for p in suited]] >= 0
+        key = followed @ (1 << np.arange(len(suited)))
+        parts = []
+        for mask in np.unique(key):
+            these = np.flatnonzero(key == mask)
+            places = [p for i, p in enumerate(suited) if mask >> i & 1]
+            strings = suit_patterns(len(places))
+            r = np.repeat(these, len(strings))
+            b = np.full((len(r), 6), NONE, np.int8)
+            b[:, [p - 1 for p in places]] = np.tile(strings, (len(these), 1))
+            parts.append((r, b))
+        r = np.concatenate([x for x, _ in parts])
+        rows, weight, block = rows[r], weight[r], np.concatenate([b for _, b in parts])
+        allowed = np.full((len(rows), 4, 4), True)  # [row, block, suit]
+        for p in suited:
+            here = rows[:, p - 1] >= 0
+            for j in range(4):
+                at = here & (block[:, p - 1] == j)
+                allowed[at, j] &= self.suits_of[p][rows[at, p - 1]]
+        chosen = np.full(len(rows), -1)
+        for i, order in enumerate(SUIT_ORDERS):  # the first way to give the blocks distinct suits they all hold
+            fits = allowed[:, np.arange(4), order].all(1) & (chosen < 0)
+            chosen[fits] = i
+        keep = np.flatnonzero(chosen >= 0)
+        rows, weight, block = rows[keep], weight[keep], block[keep]
+        order = SUIT_ORDERS[chosen[keep]]
+        suit = np.where(block >= 0, np.take_along_axis(order, np.maximum(block, 0).astype(np.int64), 1), NONE)
+        return rows, weight, block, suit.astype(np.int8)
+
+    def factors(self, rows: np.ndarray, block: np.ndarray):
+        """(unsuited factors [row, 6], each block's factors [row, 4, 6]), sorted (a product is
+        the same in any order), ``pad`` where none."""
+        free = np.full(rows.shape, self.pad, np.int64)
+        blocks = np.full((len(rows), 4 if self.layout.suited else 0, SIX), self.pad, np.int64)
+        order = self.layout.order
+        for i, p in enumerate(order):
             here = rows[:, p - 1]
             c = np.zeros(len(rows), np.int64)
-            for q in self.rep:
-                if q < p:
-                    c += self.parent[(q, p)][rows[:, q - 1]] == here
-            out[:, p - 1] = np.where(here >= 0, self.set_of[p][here] * SIX + c, self.pad)
-        return np.sort(out, 1)
+            for q in order[:i]:
+                inside = self.parent[(q, p)][rows[:, q - 1]] == here
+                c += inside & (block[:, q - 1] == block[:, p - 1]) if p in self.layout.suited else inside
+            factor = np.where(here >= 0, self.set_of[p][here] * SIX + c, self.pad)
+            if p in self.layout.suited:
+                for j in range(4):
+                    blocks[:, j, p - 1] = np.where(block[:, p - 1] == j, factor, self.pad)
+            else:
+                free[:, p - 1] = factor
+        return np.sort(free, 1), np.sort(blocks, 2)
 
     def encode(self, factors: np.ndarray) -> np.ndarray:
         """Each row of sorted factor indices as one integer in base pad + 1 (fits in int64: the
@@ -356,12 +515,16 @@ class Compiler:
             codes, out[:, j] = np.divmod(codes, self.pad + 1)
         return out
 
-    def fields(self, rows: np.ndarray) -> dict:
+    def fields(self, rows: np.ndarray, suit: np.ndarray) -> dict:
         """The outcome fields of each row, as the conditions read them (places by a kind of the
-        class there, -1 where no card); the value fields and the hand flags when first read."""
+        class there, in the suit its block was given if suited; -1 where no card); the value
+        fields and the hand flags when first read."""
         kind = np.full(rows.shape, NONE, np.int8)
         for p in self.rep:
             kind[:, p - 1] = self.rep[p][rows[:, p - 1]]
+            if p in self.layout.suited:
+                inside = suit[:, p - 1] >= 0
+                kind[inside, p - 1] = self.rep_in[p][rows[inside, p - 1], suit[inside, p - 1]]
         value = np.append(KIND_VALUE, NONE).astype(np.int8)[kind]
         pt, bt = (value[:, 0] + value[:, 2]) % 10, (value[:, 1] + value[:, 3]) % 10
         if self.layout.draws:
@@ -385,7 +548,7 @@ def compile_lines(groups: tuple, layout: Layout, tableau: Tableau, context: str 
     """The polynomials of every line of ``groups`` (tuples of conditions, each a bet's pay lines
     settled in turn) on ``layout``: columns in order, group after group; with knowledge, one
     more column last, every row (the sequences that agree with it)."""
-    size = layout.size()
+    size = layout.size(tableau)
     if size > MAX_ROWS:
         raise TooMuchDetail(f"{context} read too much card detail at once ({size:,} ways the cards read can fall; "
                             f"at most {MAX_ROWS:,}): read fewer attributes at once (rank and suit together), at fewer "
@@ -393,47 +556,73 @@ def compile_lines(groups: tuple, layout: Layout, tableau: Tableau, context: str 
     compiler = Compiler(layout, tableau)
     heads, weight = head_rows(layout)
     columns = sum(len(g) for g in groups) + bool(layout.knowledge)
-    grown_per_head = max(1, size // max(1, len(heads)))
-    step = max(1, CHUNK_ROWS // grown_per_head)
-    keys, cols, mults = [], [], []
+    step = max(1, CHUNK_ROWS * len(heads) // max(1, size))
+    free_codes, block_codes, hits_of = [], [], []
     for start in range(0, len(heads), step):
         rows, w = compiler.rows(heads[start:start + step], weight[start:start + step])
-        factors = compiler.factors(rows)
-        fields = compiler.fields(rows)
-        column = 0
-        hits = []
-        for conditions in groups:
-            for hit in settled_masks(conditions, fields):
-                hits.append((column, np.flatnonzero(hit)))
-                column += 1
+        rows, w, block, suit = compiler.patterns(rows, w)
+        fields = compiler.fields(rows, suit)
+        hits = [np.flatnonzero(hit) for conditions in groups for hit in settled_masks(conditions, fields)]
         if layout.knowledge:
-            hits.append((column, np.arange(len(rows))))
-        used = np.unique(np.concatenate([h for _, h in hits])) if hits else np.zeros(0, np.int64)
-        if not len(used):
-            continue
-        local, code = np.unique(compiler.encode(factors[used]), return_inverse=True)
+            hits.append(np.arange(len(rows)))
+        settles = np.zeros(len(rows), bool)
+        for h in hits:
+            settles[h] = True
+        used = np.flatnonzero(settles)
+        free, blocks = compiler.factors(rows[used], block[used])
+        free_codes.append(compiler.encode(free))
+        block_codes.append(np.column_stack([compiler.encode(blocks[:, j]) for j in range(4)]) if layout.suited
+                           else np.zeros((len(used), 0), np.int64))
         where = np.full(len(rows), -1)
-        where[used] = code.reshape(-1)
-        keys.append(local)
-        offset = sum(len(k) for k in keys[:-1])
-        for c, h in hits:
-            cols.append(np.full(len(h), c))
-            mults.append((where[h] + offset, w[h]))
-    if keys:
-        monomials, back = np.unique(np.concatenate(keys), return_inverse=True)
-        back = back.reshape(-1)
-        index = np.concatenate([back[i] for i, _ in mults]) * columns + np.concatenate(cols)
-        sums = np.bincount(index, np.concatenate([m for _, m in mults]).astype(np.float64), len(monomials) * columns)
-        coefficients = np.rint(sums).astype(np.int64).reshape(len(monomials), columns)  # small integers: exact
-        monomials = compiler.decode(monomials)
+        where[used] = np.arange(len(used)) + sum(len(f) for f in free_codes[:-1])
+        hits_of.append([(where[h], w[h]) for h in hits])
+    terms, (levels, free_part), (block_levels, blocks, free) = merge_terms(
+        compiler, np.concatenate(free_codes), np.concatenate(block_codes))
+    index = np.concatenate([terms[rows_] * columns + column for part in hits_of for column, (rows_, _) in enumerate(part)])
+    mults = np.concatenate([m for part in hits_of for _, m in part]).astype(np.float64)
+    coefficients = np.rint(np.bincount(index, mults, (terms.max(initial=-1) + 1) * columns)).astype(np.int64)  # small integers: exact
+    return Polynomials(compiler.sets, levels, block_levels, free_part, blocks, free, coefficients.reshape(-1, columns))
+
+
+def merge_terms(compiler: Compiler, free_codes: np.ndarray, block_codes: np.ndarray):
+    """Rows with the same unsuited product and the same blocks (in any order) are one term.
+    Returns (the term of each row, (levels of the unsuited products, the product of each term),
+    (levels of the block products, each term's blocks [term, 4] (-1: none), each term's free
+    positions))."""
+    pad = compiler.pad
+    empty = compiler.encode(np.full((1, SIX), pad))[0]  # a block with no factor: no block
+    free_products, free_index = np.unique(free_codes, return_inverse=True)
+    present = block_codes != empty
+    block_products, block_index = np.unique(block_codes[present], return_inverse=True)
+    which = np.full(block_codes.shape, len(block_products), np.int64)
+    which[present] = block_index.reshape(-1)
+    which = np.sort(which, 1)  # a term's blocks in any order: sorted, none (the largest) last
+    key = free_index.reshape(-1).astype(np.int64)
+    base = len(block_products) + 1
+    if len(free_products) * base ** which.shape[1] < 2**62:
+        key = key * base ** which.shape[1] + which @ base ** np.arange(which.shape[1] - 1, -1, -1, dtype=np.int64)
+        keys, terms = np.unique(key, return_inverse=True)
+        width = which.shape[1]
+        which = np.zeros((len(keys), width), np.int64)
+        for i in range(width):
+            which[:, i] = keys // base ** (width - 1 - i) % base
+        free_of = keys // base ** width
     else:
-        monomials, coefficients = np.zeros((0, SIX), np.int64), np.zeros((0, columns), np.int64)
-    levels, order = prefix_levels(monomials, compiler.pad)
-    last = np.zeros((len(levels[-1][0]), columns), np.int64)
-    last[order] = coefficients
-    free = np.zeros(len(last), np.int64)
-    free[order] = (monomials == compiler.pad).sum(1)
-    return Polynomials(compiler.sets, levels, free, last)
+        keys, terms = np.unique(np.column_stack([key, which]), axis=0, return_inverse=True)
+        free_of, which = keys[:, 0], keys[:, 1:]
+    free_factors = compiler.decode(free_products)
+    levels, free_order = prefix_levels(free_factors, pad)
+    followed = (free_factors[free_of] != pad).sum(1)
+    blocks = np.full((len(free_of), 4), -1, np.int64)
+    block_levels = ()
+    if len(block_products):
+        block_factors = compiler.decode(block_products)
+        block_levels, block_order = prefix_levels(block_factors, pad)
+        in_blocks = (block_factors != pad).sum(1)
+        inside = which < len(block_products)
+        blocks[:, :which.shape[1]] = np.where(inside, block_order[np.minimum(which, len(block_products) - 1)], -1)
+        followed += np.where(inside, in_blocks[np.minimum(which, len(block_products) - 1)], 0).sum(1)
+    return terms.reshape(-1), (levels, free_order[free_of]), (block_levels, blocks, SIX - followed)
 
 
 # Compiled lines by (conditions, tableau, knowledge): (polynomials, first column, columns). One
@@ -442,10 +631,11 @@ COMPILED = Recent(16_000_000, size=lambda entry: entry[0].cells())
 _COMPILING = threading.Lock()  # one compilation at a time: a server's threads wait for it, not repeat it
 
 
-def fits(needs: Needs, knowledge: Knowledge = NOTHING) -> bool:
+@lru_cache(maxsize=1024)
+def fits(needs: Needs, tableau: Tableau, knowledge: Knowledge = NOTHING) -> bool:
     """Whether lines reading ``needs`` compile within MAX_ROWS rows (else they are counted by the
     enumeration at their card detail, shoe by shoe: engine.enumerate_cards)."""
-    return layout_of(needs, knowledge).size() <= MAX_ROWS
+    return layout_of(needs, knowledge).size(tableau) <= MAX_ROWS
 
 
 @lru_cache(maxsize=1024)
@@ -459,7 +649,7 @@ def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING):
     with _COMPILING:
         by_layout = {}
         for name, conditions, needs in bets:
-            if fits(needs, knowledge) and COMPILED.get((conditions, tableau, knowledge)) is None:
+            if fits(needs, tableau, knowledge) and COMPILED.get((conditions, tableau, knowledge)) is None:
                 by_layout.setdefault(layout_of(needs, knowledge), {}).setdefault(conditions, name)
         for layout, members in by_layout.items():
             context = " and ".join(dict.fromkeys(members.values()))

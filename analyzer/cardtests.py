@@ -168,19 +168,26 @@ class GroupSame:
 
 def passing(fields, group: str, test: KindSet) -> np.ndarray:
     """How many of the group's dealt cards pass the card test, per cell."""
-    return memo(fields, ("passing", group, test), lambda: test.table()[group_kinds(fields, group)].sum(1))
+    def compute():
+        table = test.table().astype(np.int8)
+        return sum(table[fields[place]] for place in GROUPS[group])  # place by place: no [cell, card] array
+
+    return memo(fields, ("passing", group, test), compute)
 
 
 def dealt(fields, group: str) -> np.ndarray:
-    return memo(fields, ("dealt", group), lambda: (group_kinds(fields, group) >= 0).sum(1))
+    return memo(fields, ("dealt", group), lambda: sum((fields[place] >= 0).astype(np.int8) for place in GROUPS[group]))
 
 
 def same(fields, group: str, attribute: str) -> np.ndarray:
     """Whether the group's dealt cards all share the attribute (colour or suit)."""
     def compute():
-        kinds = group_kinds(fields, group)
-        values = ATTRIBUTE_TABLES[attribute][kinds]
-        return ((values == values[:, :1]) | (kinds < 0)).all(1)
+        table = ATTRIBUTE_TABLES[attribute]
+        first = table[fields[GROUPS[group][0]]]
+        out = np.ones(len(first), bool)
+        for place in GROUPS[group][1:]:  # a card not dealt (the first never is) agrees with any
+            out &= (table[fields[place]] == first) | (fields[place] < 0)
+        return out
 
     return memo(fields, ("same", group, attribute), compute)
 
@@ -239,7 +246,8 @@ class GroupPoker:
 
     def needs(self) -> Needs:
         suits = any(c in ("flush", "straight_flush", "mini_royal") for c in self.categories)
-        return group_needs(self.group, attributes=["rank"] + ["suit"] * suits)
+        ranks = any(c != "flush" for c in self.categories)  # a flush alone compares suits only
+        return group_needs(self.group, attributes=["rank"] * ranks + ["suit"] * suits)
 
 
 MINI_ROYAL = sum(1 << r for r in (0, 10, 11, 12))  # A, J, Q, K as a rank bit mask
