@@ -266,12 +266,29 @@ def walked_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
                   name: str = "these pay lines") -> list[int]:
     """The same as :func:`detail_counts` by the other exact route: the enumeration of the coup at
     that card detail (engine.enumerate_cards), shoe by shoe. The tests hold the two equal."""
+    detail = Detail.of(needs, knowledge)
+    classes = live_classes_count(shoe, detail)
+    if classes > WALK_CLASSES:
+        raise TooMuchDetail(f"{name} reads too much card detail to count on this shoe ({classes} classes of cards at "
+                            f"every place, at most {WALK_CLASSES}; nor does it compile: rank and suit compared across "
+                            "all six cards): read fewer attributes at once (rank and suit together), at fewer places, "
+                            "or use a smaller shoe")
     try:
-        detailed = enumerate_cards(shoe, tableau, Detail.of(needs, knowledge))
+        detailed = enumerate_cards(shoe, tableau, detail)
     except TooMuchDetail as error:
         raise TooMuchDetail(f"{name}: {error}") from None
     masks = memo(detailed.fields, ("settled", conditions), lambda: settled_masks(conditions, detailed.fields))
     return [detailed.count(hit) for hit in masks]
+
+
+WALK_CLASSES = 24  # classes of cards the enumeration follows at every place: 24**4 heads and their tails, a second or so
+
+
+def live_classes_count(shoe: Shoe, detail: Detail) -> int:
+    """The classes of cards the enumeration would follow at each place of this shoe (those it
+    holds cards of), known before it starts."""
+    split = np.array(detail.split(detail.tableau, range(1, 7)))
+    return len(np.unique(split[np.array(shoe.kind_counts()) > 0]))
 
 
 def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING):

@@ -626,8 +626,9 @@ def merge_terms(compiler: Compiler, free_codes: np.ndarray, block_codes: np.ndar
 
 
 # Compiled lines by (conditions, tableau, knowledge): (polynomials, first column, columns). One
-# compilation serves every shoe; a rule set's bets that read alike share one.
-COMPILED = Recent(16_000_000, size=lambda entry: entry[0].cells())
+# compilation serves every shoe; a rule set's bets that read alike share one, each charged its
+# share of it (its columns), so that the budget counts what is held once.
+COMPILED = Recent(16_000_000, size=lambda entry: entry[0].cells() * entry[2] // entry[0].coefficients.shape[1])
 _COMPILING = threading.Lock()  # one compilation at a time: a server's threads wait for it, not repeat it
 
 
@@ -678,4 +679,11 @@ def line_counts(name: str, conditions: tuple, needs: Needs, counts, tableau: Tab
     """Ordered 6-card sequences settled by each of ``conditions`` in turn on a shoe of card
     ``counts`` (52, by kind), that agree with ``knowledge``."""
     polynomials, start, width = compiled(name, conditions, needs, tableau, knowledge)
-    return polynomials.counts(counts)[start:start + width]
+    counts = tuple(counts)
+    every = LAST_SHOES.kept((id(polynomials), counts), lambda: (polynomials, polynomials.counts(counts)))[1]
+    return every[start:start + width]
+
+
+# The lines of the last shoes evaluated (with the polynomials, so that an id is never reused while
+# kept): the bets that share one compilation are counted by one evaluation, not one each.
+LAST_SHOES = Recent(64, size=lambda entry: 1)

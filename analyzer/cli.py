@@ -550,41 +550,32 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
 
 
 def chosen_bets(rule_set, bet_ids: str, also=()):
-    """The bets named in ``bet_ids`` (plus ``also``); by default every bet but the card-level
-    ones, whose exact EV at every shoe state is far slower: they are evaluated when named (or
-    when the rule set has nothing else), and a note on standard error says which were left out."""
+    """The bets named in ``bet_ids`` (plus ``also``), or every bet when none is named."""
     if bet_ids.strip():
         return rule_set.only([b.strip() for b in bet_ids.split(",")] + list(also))
-    value_level = rule_set.value_level()
-    skipped = [b.id for b in rule_set.bets if b.card_level and b.id not in also]
-    if not value_level.bets or not skipped:
-        return rule_set
-    click.echo(f"Note: card-level bets left out (slower exact path; name them with --bets): {', '.join(skipped)}", err=True)
-    return rule_set.only([b.id for b in value_level.bets] + list(also))
+    return rule_set
 
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("file", metavar="FILE")
 @click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to evaluate.")
 @click.option("--bets", "bet_ids", default="", metavar="IDS",
-              help="Evaluate only these bets, comma-separated (default: all but the card-level bets).")
+              help="Evaluate only these bets, comma-separated (default: every bet).")
 @domain_errors
 def batch(file, rules, bet_ids):
     """Exact EV of every bet for many shoes, one per line of FILE.
 
     Each line of FILE holds 13 comma-separated counts by rank (A,2,...,9,T,J,Q,K; the suits
     spread evenly) or 52 by card (As,Ah,Ad,Ac,2s,...,Kc); lines starting with # are comments;
-    - reads standard input. Card-level bets are evaluated when named with --bets.
+    - reads standard input.
 
     Writes one JSON object per line: {"shoe": [...], "bets": {id: {"ev": "p/q"}}}. Every line
     is read and checked before anything is written.
     """
-    rule_set = rulefile.get_rules(rules)
-    named = chosen_bets(rule_set, bet_ids) if bet_ids.strip() else None  # an unknown id fails first
+    rule_set = chosen_bets(rulefile.get_rules(rules), bet_ids)  # an unknown id fails first
     shoes = batches.parse_shoe_lines(userfiles.read_text(file, "shoe list", userfiles.LARGE_FILE))
     if not shoes:
         return
-    rule_set = named or chosen_bets(rule_set, "")  # any note comes once the input is known to be good
     slow = sum(sum(shoe) > batches.FAST_CARDS for shoe in shoes)
     label = f"Evaluating {len(shoes):,} shoes ({slow:,} above {batches.FAST_CARDS:,} cards: the slower exact path)"
     bar = progress_bar(len(shoes), label) if slow else nullcontext(None)  # the fast path needs none
@@ -610,7 +601,7 @@ def batch(file, rules, bet_ids):
 @click.option("--trigger", default="4", show_default=True, metavar="TC",
               help="The counter bets when the true count (running count per deck unseen) is at least this.")
 @click.option("--bets", "bet_ids", default="", metavar="IDS",
-              help="Track only these bets, comma-separated (default: all but the card-level bets).")
+              help="Track only these bets, comma-separated (default: every bet).")
 @click.option("--workers", type=click.IntRange(1, 64), metavar="N", help="Local worker processes, 1 to 64 (default: all cores).")
 @click.option("--dask", "dask", metavar="ADDRESS", help="Run on the Dask cluster with this scheduler address instead.")
 @format_option

@@ -164,8 +164,8 @@ def test_simulate_command_json_and_errors():
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert (data["shoes"], data["decks"], data["cut"], data["burn"], data["seed"]) == (20, 2, 14, "face", 1)
-    assert [b["id"] for b in data["bets"]] == [b.id for b in CATALOG.bets]  # card-level bets left out, with a note
-    assert result.stderr.startswith("Note: card-level bets left out") and "jackpot_baccarat" in result.stderr
+    assert [b["id"] for b in data["bets"]] == [b.id for b in get_rules("catalog").bets]  # every bet, card-level ones too
+    assert "left out" not in result.stderr
     assert data["counter"]["trigger"] == "5/2" and data["counter"]["tags"] == list(JACOBSON)
     ev = data["distributions"]["ev"]
     assert sum(ev["counts"]["dragon_7"]) == data["coups"] and len(ev["edges"]) == len(ev["counts"]["dragon_7"]) + 1

@@ -141,14 +141,18 @@ def test_the_positive_bets_are_highlighted(page):
     page.fill("#deal-input", " ".join(["8 9"] * 16))
     page.press("#deal-input", "Enter")
     settled(page, 32)
-    value_level = {b.id for b in get_rules("catalog").value_level().bets}
     now = cli_json("now", "--rules", "catalog", "--decks", "8", "--dealt", ",".join(["8", "9"] * 16))
-    positive = [b for b in now["positive"] if b in value_level]
+    positive = now["positive"]  # every bet followed, card-level ones too
     assert "dragon_7" in positive  # the 8s and 9s gone: Dragon 7 is worth betting (Jacobson's count)
     assert page.eval_on_selector_all("#bets tr.positive", "rows => rows.map(r => r.dataset.bet)") == positive
     assert page.eval_on_selector_all("#positive .chip", "chips => chips.map(c => c.dataset.bet)") == positive
-    left_out = len(now["bets"]) - len(value_level)
+    assert page.locator("#left-out").is_hidden()
+    page.uncheck("#card-level")
+    left_out = len([b for b in get_rules("catalog").bets if b.card_level])
+    page.wait_for_selector("#left-out:not([hidden])")
     assert page.inner_text("#left-out").startswith(f"{left_out} card-level bets left out: tick")
+    page.check("#card-level")
+    page.wait_for_selector("#left-out[hidden]", state="attached")
     page.select_option("#count", "dragon_7_jacobson")
     # running count 16 x 2 + 16 x 2 = 64, with 384 cards (7 5/13 decks) left: 52 x 64 / 384 = 8.67 a deck
     page.wait_for_function("document.querySelector('#true-count').textContent === '+8.67'")

@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .. import batch
+from .. import batch, cardcount
 from ..bets import MAIN_BETS, RuleSet
 from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
@@ -36,7 +36,7 @@ class Limits:
     burst: int = 60  # and at most this many at once
     bets: int = 64  # bets of a rule set (the catalogue has 63) ...
     lines: int = 256  # ... and pay lines in all (the catalogue has 112): the work of one request
-    card_decks: int = 8  # the largest shoe whose card-level bets are counted (a tenth of a second and more each)
+    card_decks: int = 8  # the largest shoe on which a card-level bet that does not compile is counted (seconds each)
 
 
 SHOWN = ("ev", "house_edge", "win", "push", "loss")  # the figures of a bet the page shows, as the CLI prints them
@@ -57,7 +57,7 @@ def tracker(request: dict, limits: Limits) -> dict:
     if len(dealt) > limits.dealt:
         raise BaccaratError(f"dealt: at most {limits.dealt:,} cards")
     knowledge = Knowledge.parse(strings(request, "known"))
-    chosen = rules if flag(request, "card_level") else value_level(rules)
+    chosen = rules if flag(request, "card_level", True) else value_level(rules)
     check_work(chosen, shoe, limits)
     left_out = [b.id for b in rules.bets if b not in chosen.bets]
     view = now(compiled(chosen), shoe, dealt, knowledge=knowledge)
@@ -145,8 +145,8 @@ def text(request: dict, key: str, default: str | None = None) -> str:
     return value
 
 
-def flag(request: dict, key: str) -> bool:
-    value = request.get(key, False)
+def flag(request: dict, key: str, default: bool = False) -> bool:
+    value = request.get(key, default)
     if not isinstance(value, bool):
         raise BaccaratError(f"{key}: must be true or false")
     return value
@@ -195,13 +195,15 @@ def start_shoe(request: dict, limits: Limits) -> Shoe:
 
 
 def check_work(rules: RuleSet, shoe: Shoe, limits: Limits):
-    """The work a request asks is bounded: so many bets and pay lines, and card-level bets only on
-    shoes small enough to count them in a fraction of a second."""
+    """The work a request asks is bounded: so many bets and pay lines, and card-level bets that do
+    not compile to polynomials (counted shoe by shoe by the enumeration) only on shoes small
+    enough to count them in a fraction of a second."""
     if len(rules.bets) > limits.bets or sum(len(b.lines) for b in rules.bets) > limits.lines:
         raise BaccaratError(f"rule set {rules.name!r}: at most {limits.bets} bets and {limits.lines} pay lines in all here")
-    if any(b.card_level for b in rules.bets) and shoe.size > 52 * limits.card_decks:
-        raise BaccaratError(f"card-level bets (on ranks, suits or colours) are counted here on shoes of at most "
-                            f"{limits.card_decks} decks ({52 * limits.card_decks} cards); this one has {shoe.size}")
+    walked = [b.id for b in rules.bets if b.card_level and not cardcount.fits(b.needs, rules.tableau)]
+    if walked and shoe.size > 52 * limits.card_decks:
+        raise BaccaratError(f"bet {walked[0]!r} reads too much card detail to compile and is counted here on shoes "
+                            f"of at most {limits.card_decks} decks ({52 * limits.card_decks} cards); this one has {shoe.size}")
 
 
 UPLOADED = Recent(32, size=lambda rules: 1)  # the last rule files sent, parsed: the next update costs nothing
@@ -217,18 +219,19 @@ VALUE_LEVEL = Recent(32, size=lambda pair: 1)  # id(rules) -> (rules, its bets b
 
 
 def value_level(rules: RuleSet) -> RuleSet:
-    """The bets a tracker follows unless asked for more: all but the card-level ones (a tenth of a
-    second and more each), or all where nothing else is left. The same object for the same rule
-    set each time, so that its compiled polynomials are found."""
+    """The bets a tracker follows when asked to leave the card-level ones out (``card_level``:
+    false), or all where nothing else is left. The same object for the same rule set each time,
+    so that its compiled polynomials are found."""
     known, part = VALUE_LEVEL.kept(id(rules), lambda: (rules, rules.value_level()))
     part = part if known is rules else rules.value_level()  # the cache keeps it alive: its id is its own
     return part if part.bets else rules
 
 
 def compiled(rules: RuleSet) -> RuleSet:
-    """The rule set with its value-level bets compiled to polynomials (batch.compile_rules), once:
-    every later update of a shoe costs a matrix product, not an enumeration."""
-    if rules.bets and all(not b.card_level and b.numeric for b in rules.bets) and batch.compiled_plan(rules) is None:
+    """The rule set compiled to polynomials (batch.compile_rules; its card-level bets by
+    cardcount on first use), once: every later update of a shoe costs a few matrix products,
+    not an enumeration."""
+    if rules.bets and all(b.numeric for b in rules.bets) and batch.compiled_plan(rules) is None:
         batch.compile_rules(rules)
     return rules
 

@@ -389,7 +389,7 @@ function renderNow(data) {
   if (leftOut.length) {
     note.replaceChildren(`${leftOut.length} card-level bet${leftOut.length === 1 ? "" : "s"} left out: tick `,
       el("button", { type: "button", class: "link", onclick: () => { $("card-level").checked = true; changed("card-level"); } },
-        "card-level bets (slower)"),
+        "card-level bets"),
       " to include them.");
     note.title = leftOut.join(", ");
   }
@@ -487,7 +487,7 @@ function setUpTracker(saved) {
     if (saved.count === "tags") { $("count").value = "tags"; $("count-tags").hidden = false; }
     else $("count").prepend(el("option", { value: saved.count, selected: "" }, saved.count));
   }
-  $("card-level").checked = !!saved.cardLevel;
+  $("card-level").checked = saved.cardLevel !== false;  // on unless this page was told to leave them out
 
   renderCardButtons();
   renderUploads();
