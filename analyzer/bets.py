@@ -268,11 +268,11 @@ def walked_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
     that card detail (engine.enumerate_cards), shoe by shoe. The tests hold the two equal."""
     detail = Detail.of(needs, knowledge)
     classes = live_classes_count(shoe, detail)
-    if classes > WALK_CLASSES:
-        raise TooMuchDetail(f"{name} reads too much card detail to count on this shoe ({classes} classes of cards at "
-                            f"every place, at most {WALK_CLASSES}; nor does it compile: rank and suit compared across "
-                            "all six cards): read fewer attributes at once (rank and suit together), at fewer places, "
-                            "or use a smaller shoe")
+    if detail.tableau and classes > WALK_CLASSES:  # heads of four classes, then the third cards: refused before
+        raise TooMuchDetail(f"{name}: too much card detail to count on this shoe ({classes} classes of cards at every "
+                            f"place through the draws, at most {WALK_CLASSES}; nor does it compile, as rank and suit "
+                            "read together at every card do not): read fewer attributes at once (rank and suit "
+                            "together), at fewer places, or use a smaller shoe")
     try:
         detailed = enumerate_cards(shoe, tableau, detail)
     except TooMuchDetail as error:
@@ -281,7 +281,7 @@ def walked_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
     return [detailed.count(hit) for hit in masks]
 
 
-WALK_CLASSES = 24  # classes of cards the enumeration follows at every place: 24**4 heads and their tails, a second or so
+WALK_CLASSES = 26  # classes the enumeration follows at every place through the draws: 26**4 heads and their tails, a second or so
 
 
 def live_classes_count(shoe: Shoe, detail: Detail) -> int:

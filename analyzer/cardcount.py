@@ -29,8 +29,10 @@ term       what a row counts: the product over the unsuited followed positions o
 Why it is exact: count the followed positions first, suited ones first (the free ones take any
 of the cards left, in (N-d)(N-d-1)...(N-5) ways, whatever the followed ones were). Given the
 suits of the blocks, the card at a suited position can be any card of its class in its block's
-suit not counted before it: by the chain, the c earlier cards of its block in its class, and no
-card of another block (another suit). At an unsuited position, any card of its class but the c
+suit not counted before it: by the chain, the c earlier cards of its block in its class (keys of
+suits alone, such as a colour, tell no card of one block from another, so the classes of earlier
+suited cards need not hold them), and no card of another block (another suit); where its class
+holds no kind of that suit, none (the factor is 0, whatever c). At an unsuited position, any card of its class but the c
 counted before it, whatever their suits. So a row's number of ordered 6-card sequences is its
 term, and a line's count the sum of the terms of the rows it settles. Every factor is a count
 (the first that reaches zero makes the product zero before any could turn negative), so every
@@ -109,6 +111,18 @@ def partition(keys: frozenset) -> tuple:
     return tuple(first.setdefault(sig, len(first)) for sig in signature)
 
 
+def suit_only(keys) -> frozenset:
+    """The keys among these that read a card's suit alone (its colour, or whole suits): within a
+    suit block, where every card has the block's suit, they tell no cards apart.
+
+    >>> from .knowledge import parse_kinds
+    >>> red, nine_of_hearts = parse_kinds("red"), parse_kinds("9h")
+    >>> suit_only({"colour", "rank", red, nine_of_hearts}) == {"colour", red}
+    True
+    """
+    return frozenset(k for k in keys if k == "colour" or (not isinstance(k, str) and all(k[i] == k[i % 4] for i in range(KINDS))))
+
+
 @lru_cache(maxsize=8)
 def suit_patterns(size: int) -> np.ndarray:
     """The set partitions of ``size`` positions into at most four blocks (as many suits as there
@@ -149,6 +163,7 @@ class Layout:
     pairs: tuple
     draws: bool
     knowledge: Knowledge
+    reduced: tuple = (None,) * 6  # at a suited position, its classes without the keys of suits alone
 
     @classmethod
     def of(cls, needs: Needs, knowledge: Knowledge = NOTHING) -> Layout:
@@ -166,15 +181,20 @@ class Layout:
         suited = frozenset(p for p in ever if SUIT in keys[p - 1])
         order = tuple(sorted(ever, key=lambda p: (p not in suited, p)))
         keys = [k - {SUIT} for k in keys]
-        partitions = [None] * 6
-        for i, p in enumerate(order):
-            partitions[p - 1] = partition(frozenset().union(*(keys[q - 1] for q in order[i:])))
+        partitions, reduced = [None] * 6, [None] * 6
+        for i, p in enumerate(order):  # a suited card's suit is its block's: the keys of suits alone stay where read
+            later = [keys[q - 1] - suit_only(keys[q - 1]) if p in suited and q in suited else keys[q - 1] for q in order[i + 1:]]
+            every = frozenset().union(keys[p - 1], *later)
+            partitions[p - 1] = partition(every)
+            if p in suited:
+                reduced[p - 1] = partition(every - suit_only(every))
         if head:  # all four alike: the classes of the first counted
             first = next(p for p in order if p <= 4) if any(p <= 4 for p in order) else None
             partitions[:4] = [partitions[first - 1] if p in ever else None for p in HEAD_POSITIONS]
+            reduced[:4] = [reduced[first - 1] if p in ever else None for p in HEAD_POSITIONS]
         for a, b in pairs:  # a pair alike: keys of a = keys of b, counted later too, so the chain holds
-            partitions[b - 1] = partitions[a - 1]
-        return cls(tuple(partitions), suited, order, "head" if head else "", pairs, needs.draws, knowledge)
+            partitions[b - 1], reduced[b - 1] = partitions[a - 1], reduced[a - 1]
+        return cls(tuple(partitions), suited, order, "head" if head else "", pairs, needs.draws, knowledge, tuple(reduced))
 
     def classes(self, p: int) -> np.ndarray:
         """The classes allowed at position p (all of a class's kinds agree with what is known)."""
@@ -255,6 +275,8 @@ class Polynomials:
         if self.block_levels:
             suited = np.stack([self.sets & SUIT_KINDS[s] for s in range(4)], 1)  # [set, suit, kind]
             by_suit = factor_table((suited.reshape(-1, KINDS) @ n.T).reshape(len(self.sets), 4 * len(n)), dtype)
+            none = np.repeat(~suited.any(2), len(n), 1)  # [set, suit * shoe]: a class with no kind of that suit
+            by_suit[:-1].reshape(len(self.sets), SIX, -1)[np.broadcast_to(none[:, None, :], (len(self.sets), SIX, none.shape[1]))] = 0
             blocks = build(self.block_levels, by_suit).reshape(-1, 4, len(n))  # [block product, suit, shoe]
             values = values * injective_sums(blocks, self.blocks)
         falling_free = np.array([[falling(int(x) - (SIX - f), f) for x in size.tolist()] for f in range(SIX + 1)])
@@ -383,9 +405,16 @@ class Compiler:
         self.pad = len(sets) * SIX
         if self.pad >= MAX_TABLE:
             raise TooMuchDetail(f"too many classes of cards at once ({len(sets)}): read fewer attributes at once")
-        order = layout.order  # containment along the chain: parent[(q, p)][class at q] = the class at p holding it
-        self.parent = {(q, p): np.append(np.array(layout.partitions[p - 1])[self.rep[q][:-1]], -2)
-                       for i, q in enumerate(order) for p in order[i + 1:]}
+        # containment along the chain: parent[(q, p)][class at q] = the class at p holding it; between
+        # suited positions, the class at p without the keys of suits alone (``own[p]`` maps p's classes there)
+        order, self.own = layout.order, {}
+        self.parent = {}
+        for i, q in enumerate(order):
+            for p in order[i + 1:]:
+                target = layout.reduced[p - 1] if q in layout.suited and p in layout.suited else layout.partitions[p - 1]
+                self.parent[(q, p)] = np.append(np.array(target)[self.rep[q][:-1]], -2)
+        for p in layout.suited:
+            self.own[p] = np.append(np.array(layout.reduced[p - 1])[self.rep[p][:-1]], -3)
 
     def rows(self, heads: np.ndarray, weight: np.ndarray):
         """Every row grown from these heads: classes [row, 6] (-1: not followed) and weights."""
@@ -494,8 +523,10 @@ class Compiler:
             here = rows[:, p - 1]
             c = np.zeros(len(rows), np.int64)
             for q in order[:i]:
-                inside = self.parent[(q, p)][rows[:, q - 1]] == here
-                c += inside & (block[:, q - 1] == block[:, p - 1]) if p in self.layout.suited else inside
+                if p in self.layout.suited:  # an earlier card of the block (its suit), of p's class but for suits alone
+                    c += (self.parent[(q, p)][rows[:, q - 1]] == self.own[p][here]) & (block[:, q - 1] == block[:, p - 1])
+                else:
+                    c += self.parent[(q, p)][rows[:, q - 1]] == here
             factor = np.where(here >= 0, self.set_of[p][here] * SIX + c, self.pad)
             if p in self.layout.suited:
                 for j in range(4):
