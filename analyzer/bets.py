@@ -244,7 +244,16 @@ def settled_counts(conditions: tuple, needs: Needs, dist: Distribution, name: st
         return [dist.count(settled) for settled in settled_cells(conditions, dist.tableau)]
     if dist.shoe is None:
         return infinite_card_counts(conditions, dist.tableau, dist.knowledge)
+    if values_only(needs):  # given knowledge, the distribution's cells are those of the values and draws
+        masks = memo(dist.fields, ("settled", conditions), lambda: settled_masks(conditions, dist.fields))
+        return [dist.count(hit) for hit in masks]
     return detail_counts(conditions, needs, dist.shoe, dist.tableau, dist.knowledge, name)
+
+
+def values_only(needs: Needs) -> bool:
+    """Whether lines reading ``needs`` read the cards' point values and the draws alone (no pair,
+    suit or card test): the cells of enumerate_coup answer them, with or without knowledge."""
+    return not needs.cards and all(key == "value" for _, key in needs.reads)
 
 
 def card_line_counts(bet: Bet, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list[int]:
@@ -295,7 +304,7 @@ def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING):
     """Compile the card-level counts of these bets (all of them given ``knowledge``) at once:
     bets that read alike share one walk of their cards (cardcount.prepare)."""
     cardcount.prepare([(f"bet {b.id!r}", tuple(ln.condition for ln in b.lines), b.needs)
-                       for b in bets if b.card_level or knowledge], tableau, knowledge)
+                       for b in bets if b.card_level or (knowledge and not values_only(b.needs))], tableau, knowledge)
 
 
 @lru_cache(maxsize=256)

@@ -1,116 +1,210 @@
-"""Benchmark: bets on single cards (issue 12). Run: python scripts/bench_cards.py [--repeat N]
+"""Benchmark: bets on single cards (issues 12 and 29). Run: python scripts/bench_cards.py [--repeat N] [--before DIR]
 
-- the whole `baccarat edge --rules catalog` process (every card-level bet of the catalogue, 8
-  decks) and `edge --rules standard`, interleaved run by run; peak memory (max RSS) of each;
-- in process, a rule set without card-level bets: the 8-deck analysis of the catalogue's
-  value-level bets (cache cleared), as fast as before card-level bets existed;
-- in process, each card-level bet alone on an 8-deck shoe (its card-detail enumeration, cache
-  cleared);
-- the batch path for card-level bets: shoe states per second on states taken from dealt 8-deck
-  shoes, for a colour bet (colour_match), a first-four-cards bet (lucky_nines, jackpot_baccarat)
-  and the others.
+Before and after in one run, interleaved, on 8-deck shoes with a random number of random cards
+gone (suits uneven; each shoe new to every cache of shoes):
+
+- in process, each card-level bet of the catalogue alone on one shoe: *before*, the enumeration at
+  its card detail (bets.walked_counts, the route every card-level bet took until issue 29; its
+  caches emptied), *after*, its compiled polynomials (cardcount.py; compiled once beforehand, as
+  a rule set is); medians and ratios, and the same on the full shoe;
+- in process, the whole catalogue on one shoe, exact results: before, the value-level bets by
+  the enumerator and the card-level ones by the enumeration at their detail; after, the rule set
+  compiled (value-level and card-level polynomials, analysis.analyse); and the value-level bets
+  alone by both;
+- the compilation of the catalogue's card-level bets (once a process): time and peak memory;
+- batch (evaluate_many): shoe states a second for each card-level bet alone and for the whole
+  catalogue, states taken from dealt shoes; before, the enumeration a state at a time;
+- whole processes, interleaved: `edge --rules catalog`, `edge --rules catalog --known 1=red`,
+  `eor --rules catalog`, the same with --known 1=red, and `report --rules catalog --known 1=red`:
+  median wall time and peak memory; with --before DIR, the same commands run from DIR (a checkout
+  of the code before, run with this Python) beside them.
+
+One BLAS thread throughout (OMP_NUM_THREADS=1): nothing here oversubscribes the two cores.
 """
 
 import argparse
 import os
+import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")  # one BLAS thread: the processes here never oversubscribe
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from analyzer.batch import evaluate_many  # noqa: E402
-from analyzer.analysis import enumerated  # noqa: E402
-from analyzer.bets import card_line_counts  # noqa: E402
+import numpy as np  # noqa: E402
+
+from analyzer import cardcount, engine  # noqa: E402
+from analyzer.analysis import analyse, enumerated  # noqa: E402
+from analyzer.batch import compile_rules, evaluate_many  # noqa: E402
+from analyzer.bets import walked_counts  # noqa: E402
 from analyzer.cards import Shoe  # noqa: E402
-from analyzer.engine import _enumerate, _enumerate_cards  # noqa: E402
 from analyzer.rulefile import get_rules  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_batch import shoe_states  # noqa: E402
 
-
-def peak_rss_mb(command) -> float:
-    out = subprocess.run(
-        [sys.executable, "-c", "import resource, subprocess, sys; subprocess.run(sys.argv[1:], capture_output=True);"
-         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"] + command,
-        check=True, capture_output=True, text=True).stdout
-    return int(out) / 1024
+CATALOG = get_rules("catalog")
+CARD_BETS = [bet for bet in CATALOG.bets if bet.card_level]
 
 
-def baccarat_command() -> list[str]:
-    """The installed ``baccarat`` beside this Python, or ``python -m analyzer``."""
-    baccarat = Path(sys.executable).with_name("baccarat")
-    return [str(baccarat)] if baccarat.exists() else [sys.executable, "-m", "analyzer"]
+def depleted_shoe(rng: random.Random) -> Shoe:
+    cards = [kind for kind in range(52) for _ in range(8)]
+    rng.shuffle(cards)
+    counts = [[0] * 4 for _ in range(13)]
+    for kind in cards[rng.randrange(20, 300):]:
+        counts[kind // 4][kind % 4] += 1
+    return Shoe(tuple(map(tuple, counts)))
 
 
-def interleaved(commands: dict, repeat: int) -> dict:
-    """Wall-clock seconds of each whole process, run in turn ``repeat`` times: every command sees
-    the same machine load."""
-    times = {name: [] for name in commands}
+def forget_shoes():
+    """Empty every cache of shoes: the enumerations, their layouts, the last shoes counted."""
+    engine.CARD_CACHE.values.clear()
+    engine.LAYOUTS.values.clear()
+    engine._enumerate.cache_clear()
+    cardcount.LAST_SHOES.values.clear()
+
+
+def seconds(call) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def conditions(bet):
+    return tuple(ln.condition for ln in bet.lines)
+
+
+def per_bet(repeat: int, rng: random.Random):
+    print("In process, one card-level bet on one shoe (8 decks, depleted, never seen), median of", repeat)
+    print(f"  {'bet':24} {'before':>10} {'after':>9} {'ratio':>7} {'full shoe after':>16}")
+    full = Shoe.decks(8)
+    for bet in CARD_BETS:
+        cardcount.compiled(bet.id, conditions(bet), bet.needs, CATALOG.tableau)
+        before, after, whole = [], [], []
+        for _ in range(repeat):
+            shoe = depleted_shoe(rng)
+            forget_shoes()
+            before.append(seconds(lambda: walked_counts(conditions(bet), bet.needs, shoe, CATALOG.tableau)))
+            forget_shoes()
+            after.append(seconds(lambda: cardcount.line_counts(bet.id, conditions(bet), bet.needs, shoe.kind_counts(),
+                                                               CATALOG.tableau)))
+            forget_shoes()
+            whole.append(seconds(lambda: cardcount.line_counts(bet.id, conditions(bet), bet.needs, full.kind_counts(),
+                                                               CATALOG.tableau)))
+        b, a = statistics.median(before), statistics.median(after)
+        print(f"  {bet.id:24} {b * 1000:8.1f} ms {a * 1000:6.2f} ms {b / a:6.0f}x {statistics.median(whole) * 1000:13.2f} ms")
+
+
+def whole_catalogue(repeat: int, rng: random.Random):
+    value_level = CATALOG.value_level()
+    compiled, compiled_values = get_rules("catalog"), get_rules("catalog").value_level()
+    compile_rules(compiled), compile_rules(compiled_values)
+    analyse(compiled, Shoe.decks(8))
+
+    def before(shoe):
+        enumerated(value_level, shoe)
+        for bet in CARD_BETS:
+            walked_counts(conditions(bet), bet.needs, shoe, CATALOG.tableau)
+
+    times = {"before": [], "after": [], "values before": [], "values after": []}
     for _ in range(repeat):
-        for name, command in commands.items():
-            start = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True)
-            times[name].append(time.perf_counter() - start)
-    return times
+        shoe = depleted_shoe(rng)
+        for name, call in (("before", lambda: before(shoe)), ("after", lambda: analyse(compiled, shoe)),
+                           ("values before", lambda: enumerated(value_level, shoe)),
+                           ("values after", lambda: analyse(compiled_values, shoe))):
+            forget_shoes()
+            times[name].append(seconds(call))
+    m = {name: statistics.median(t) for name, t in times.items()}
+    print(f"In process, the whole catalogue ({len(CATALOG.bets)} bets, {len(CARD_BETS)} card-level) on one shoe, median of {repeat}:")
+    print(f"  before (enumerations) {m['before'] * 1000:.1f} ms; after (compiled) {m['after'] * 1000:.2f} ms: "
+          f"{m['before'] / m['after']:.0f}x")
+    print(f"  its {len(value_level.bets)} value-level bets alone: enumerator {m['values before'] * 1000:.2f} ms, "
+          f"compiled {m['values after'] * 1000:.2f} ms")
+
+
+def compile_cost():
+    code = ("import resource, time; from analyzer.rulefile import get_rules; from analyzer.bets import prepare;"
+            "rules = get_rules('catalog'); start = time.perf_counter(); prepare(rules.bets, rules.tableau);"
+            "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    runs = [subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split()
+            for _ in range(3)]
+    took, rss = statistics.median(float(r[0]) for r in runs), max(int(r[1]) for r in runs)
+    print(f"Compiling the catalogue's card-level bets, once a process: {took * 1000:.0f} ms median of 3 "
+          f"(peak memory of that process {rss / 1024:.0f} MB)")
+
+
+def batch_rates(states: np.ndarray):
+    print(f"Batch (evaluate_many), shoe states a second ({len(states):,} states from dealt 8-deck shoes):")
+    print(f"  {'bets':24} {'before':>10} {'after':>12}")
+    for bet in CARD_BETS + [None]:
+        rules = CATALOG if bet is None else CATALOG.only([bet.id])
+        evaluate_many(rules, states[:40])  # compiled once
+        after = len(states) / seconds(lambda: evaluate_many(rules, states))
+        few = 3
+        forget_shoes()
+        start, count = time.perf_counter(), 0
+        for state in states[:few]:
+            shoe = Shoe(tuple(map(tuple, state.tolist())))
+            for b in (CARD_BETS if bet is None else [bet]):
+                walked_counts(conditions(b), b.needs, shoe, CATALOG.tableau)
+            count += 1
+        before = count / (time.perf_counter() - start)
+        print(f"  {'whole catalogue' if bet is None else bet.id:24} {before:10,.1f} {after:12,.0f}")
+
+
+def peak_and_seconds(command, cwd, env) -> tuple[float, float]:
+    """(wall seconds, peak memory in MB) of one whole process."""
+    code = ("import resource, subprocess, sys, time; start = time.perf_counter();"
+            "subprocess.run(sys.argv[1:], capture_output=True, check=True);"
+            "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code] + command, check=True, capture_output=True, text=True,
+                         cwd=cwd, env=env).stdout.split()
+    return float(out[0]), int(out[1]) / 1024
+
+
+def processes(repeat: int, before: str | None):
+    report = Path(tempfile.mkdtemp()) / "report"
+    commands = {
+        "edge --rules catalog": ["edge", "--rules", "catalog"],
+        "edge --rules catalog --known 1=red": ["edge", "--rules", "catalog", "--known", "1=red"],
+        "eor --rules catalog": ["eor", "--rules", "catalog"],
+        "eor --rules catalog --known 1=red": ["eor", "--rules", "catalog", "--known", "1=red"],
+        "report --rules catalog --known 1=red": ["report", "--rules", "catalog", "--known", "1=red", "--output", str(report),
+                                                 "--force"],
+    }
+    trees = {"after": str(Path(__file__).resolve().parent.parent)} | ({"before": str(Path(before).resolve())} if before else {})
+    results = {(name, tree): [] for name in commands for tree in trees}
+    for i in range(repeat):
+        for name, args in commands.items():
+            if name.startswith("report") and i >= max(1, repeat // 3):
+                continue  # a report takes seconds: fewer runs
+            for tree, path in trees.items():
+                env = dict(os.environ, PYTHONPATH=path)
+                results[(name, tree)].append(peak_and_seconds([sys.executable, "-m", "analyzer"] + args, path, env))
+    print(f"Whole processes, median of {repeat} (reports: of {max(1, repeat // 3)}), interleaved:")
+    for name in commands:
+        row = []
+        for tree in trees:
+            runs = results[(name, tree)]
+            row.append(f"{tree} {statistics.median(t for t, _ in runs):.2f} s, {max(m for _, m in runs):.0f} MB")
+        print(f"  `{name}`: " + "; ".join(row))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=11)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--before", metavar="DIR", help="a checkout of the code before, for the whole processes")
+    parser.add_argument("--states", type=int, default=2000, help="shoe states for the batch rates")
     args = parser.parse_args()
-    base = baccarat_command()
-    commands = {name: base + ["edge", "--rules", name] for name in ("catalog", "standard")}
-    times = interleaved(commands, args.repeat)
-    for name in commands:
-        median = statistics.median(times[name])
-        print(f"`edge --rules {name}` whole process: {median:.3f} s median of {args.repeat} "
-              f"(range {min(times[name]):.3f}-{max(times[name]):.3f}); peak memory {peak_rss_mb(commands[name]):.0f} MB")
-
-    catalog = get_rules("catalog")
-    value_level = catalog.value_level()
-    eight = Shoe.decks(8)
-
-    def value_analysis():
-        _enumerate.cache_clear()
-        enumerated(value_level, eight)
-
-    value_analysis()
-    samples = []
-    for _ in range(args.repeat * 3):
-        start = time.perf_counter()
-        value_analysis()
-        samples.append(time.perf_counter() - start)
-    print(f"in process, 8 decks, the catalogue's {len(value_level.bets)} value-level bets (cache cleared): "
-          f"{statistics.median(samples) * 1000:.1f} ms median")
-
-    print("in process, 8 decks, each card-level bet alone (cache cleared), median of 5:")
-    for bet in catalog.bets:
-        if bet.card_level:
-            samples = []
-            for _ in range(5):
-                _enumerate_cards.cache_clear()
-                start = time.perf_counter()
-                card_line_counts(bet, eight, catalog.tableau)
-                samples.append(time.perf_counter() - start)
-            print(f"  {bet.id:24} {statistics.median(samples) * 1000:7.1f} ms")
-
-    states = shoe_states(600)
-    print("batch, card-level bets on 8-deck shoe states (cards left at each coup of dealt shoes):")
-    for bet in catalog.bets:
-        if bet.card_level:
-            rules = catalog.only([bet.id])
-            _enumerate_cards.cache_clear()
-            count = 0
-            start = time.perf_counter()
-            while time.perf_counter() - start < 3 and count < len(states):
-                evaluate_many(rules, states[count:count + 20])
-                count += 20
-            rate = count / (time.perf_counter() - start)
-            print(f"  {bet.id:24} {rate:9,.0f} states/s")
+    rng = random.Random(29)
+    compile_cost()
+    per_bet(args.repeat, rng)
+    whole_catalogue(args.repeat, rng)
+    batch_rates(shoe_states(args.states))
+    processes(max(3, args.repeat // 2), args.before)
 
 
 if __name__ == "__main__":
