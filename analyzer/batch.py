@@ -678,7 +678,7 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, fits: np.ndar
     one evaluation of each compiled polynomial for all the shoes of at most FAST_CARDS cards,
     shoe by shoe in Python integers beyond. Returns the (bet, columns) left to count shoe by shoe."""
     rules, walked, done = plan.rules, [], {}
-    prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau)
+    prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau, many=True)
     small, large = np.flatnonzero(fits), np.flatnonzero(~fits)
     flat = n.reshape(len(n), KINDS)
     for b, columns in plan.card_bets:
@@ -687,7 +687,7 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, fits: np.ndar
             walked.append((b, columns))
             continue
         polynomials, start, width = cardcount.compiled(f"bet {bet.id!r}", tuple(ln.condition for ln in bet.lines),
-                                                       bet.needs, rules.tableau)
+                                                       bet.needs, rules.tableau, many=True)
         if id(polynomials) not in done:
             counts = np.zeros((len(n), polynomials.coefficients.shape[1]), lines.dtype)
             if len(small):

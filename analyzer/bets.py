@@ -300,11 +300,13 @@ def live_classes_count(shoe: Shoe, detail: Detail) -> int:
     return len(np.unique(split[np.array(shoe.kind_counts()) > 0]))
 
 
-def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING):
-    """Compile the card-level counts of these bets (all of them given ``knowledge``) at once:
-    bets that read alike share one walk of their cards (cardcount.prepare)."""
+def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool = False):
+    """Compile the card-level counts of these bets (all of them given ``knowledge``, but those on
+    values alone) at once, for one shoe or ``many``: bets that read alike share one walk of their
+    cards (cardcount.prepare)."""
     cardcount.prepare([(f"bet {b.id!r}", tuple(ln.condition for ln in b.lines), b.needs)
-                       for b in bets if b.card_level or (knowledge and not values_only(b.needs))], tableau, knowledge)
+                       for b in bets if b.card_level or (knowledge and not values_only(b.needs))], tableau, knowledge,
+                      many)
 
 
 @lru_cache(maxsize=256)

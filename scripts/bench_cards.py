@@ -17,7 +17,8 @@ gone (suits uneven; each shoe new to every cache of shoes):
 - whole processes, interleaved: `edge --rules catalog`, `edge --rules catalog --known 1=red`,
   `eor --rules catalog`, the same with --known 1=red, and `report --rules catalog --known 1=red`:
   median wall time and peak memory; with --before DIR, the same commands run from DIR (a checkout
-  of the code before, run with this Python) beside them.
+  of the code before, run with this Python) beside them (the two that took minutes before, only
+  with --slow).
 
 One BLAS thread throughout (OMP_NUM_THREADS=1): nothing here oversubscribes the two cores.
 """
@@ -165,7 +166,10 @@ def peak_and_seconds(command, cwd, env) -> tuple[float, float]:
     return float(out[0]), int(out[1]) / 1024
 
 
-def processes(repeat: int, before: str | None):
+SLOW_BEFORE = ("eor --rules catalog --known 1=red", "report --rules catalog --known 1=red")  # minutes each before
+
+
+def processes(repeat: int, before: str | None, slow: bool):
     report = Path(tempfile.mkdtemp()) / "report"
     commands = {
         "edge --rules catalog": ["edge", "--rules", "catalog"],
@@ -182,6 +186,8 @@ def processes(repeat: int, before: str | None):
             if name.startswith("report") and i >= max(1, repeat // 3):
                 continue  # a report takes seconds: fewer runs
             for tree, path in trees.items():
+                if tree == "before" and name in SLOW_BEFORE and not slow:
+                    continue
                 env = dict(os.environ, PYTHONPATH=path)
                 results[(name, tree)].append(peak_and_seconds([sys.executable, "-m", "analyzer"] + args, path, env))
     print(f"Whole processes, median of {repeat} (reports: of {max(1, repeat // 3)}), interleaved:")
@@ -189,6 +195,8 @@ def processes(repeat: int, before: str | None):
         row = []
         for tree in trees:
             runs = results[(name, tree)]
+            if not runs:
+                continue
             row.append(f"{tree} {statistics.median(t for t, _ in runs):.2f} s, {max(m for _, m in runs):.0f} MB")
         print(f"  `{name}`: " + "; ".join(row))
 
@@ -198,13 +206,14 @@ def main():
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--before", metavar="DIR", help="a checkout of the code before, for the whole processes")
     parser.add_argument("--states", type=int, default=2000, help="shoe states for the batch rates")
+    parser.add_argument("--slow", action="store_true", help=f"run {' and '.join(SLOW_BEFORE)} before too (minutes)")
     args = parser.parse_args()
     rng = random.Random(29)
     compile_cost()
     per_bet(args.repeat, rng)
     whole_catalogue(args.repeat, rng)
     batch_rates(shoe_states(args.states))
-    processes(max(3, args.repeat // 2), args.before)
+    processes(max(3, args.repeat // 2), args.before, args.slow)
 
 
 if __name__ == "__main__":
