@@ -673,13 +673,13 @@ def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
     return Batch(plan, n, total, lines, numerators)
 
 
-def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, fits: np.ndarray) -> list:
+def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, in_int64: np.ndarray) -> list:
     """Fill the columns of the card-level bets whose lines compile (cardcount.py), for every shoe:
     one evaluation of each compiled polynomial for all the shoes of at most FAST_CARDS cards,
     shoe by shoe in Python integers beyond. Returns the (bet, columns) left to count shoe by shoe."""
     rules, walked, done = plan.rules, [], {}
     prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau, many=True)
-    small, large = np.flatnonzero(fits), np.flatnonzero(~fits)
+    small, large = np.flatnonzero(in_int64), np.flatnonzero(~in_int64)  # shoes of at most FAST_CARDS cards, and beyond
     flat = n.reshape(len(n), KINDS)
     for b, columns in plan.card_bets:
         bet = rules.bets[b]
