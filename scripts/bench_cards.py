@@ -65,7 +65,8 @@ def forget_shoes():
     engine.CARD_CACHE.values.clear()
     engine.LAYOUTS.values.clear()
     engine._enumerate.cache_clear()
-    cardcount.LAST_SHOES.values.clear()
+    for polynomials, _, _ in cardcount.COMPILED.values.values():
+        polynomials.__dict__.pop("_last", None)
 
 
 def seconds(call) -> float:
