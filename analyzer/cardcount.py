@@ -71,6 +71,7 @@ HEAD_POSITIONS = (1, 2, 3, 4)
 MAX_ROWS = 6_000_000  # rows a compilation may walk: up to about 4 s and 300 MB here (0.25-0.7 us a row)
 PLAIN_ROWS = 400_000  # suits compared are followed as classes up to this many rows, by patterns beyond
 CHUNK_ROWS = 400_000  # rows walked at once (bounds the memory of a compilation)
+SIZE_HEADS = 20_000  # head rows counted at once before a compilation: [heads, fifth classes] arrays of a few MB
 CHUNK_CELLS = 1 << 20  # products evaluated at once, terms x shoes: arrays of 8 MB (measured best here: 2**18 to 2**23 tried)
 FAST_CARDS = 1290  # the largest N with N**6 < 2**62: int64 is exact
 FLOAT_CARDS = 455  # the largest N with N**6 < 2**53: float64 is exact
@@ -230,14 +231,20 @@ class Layout:
         """How many head rows there are: each slot's multisets of its classes."""
         return math.prod(math.comb(len(self.classes(slot[0])) + len(slot) - 1, len(slot)) for slot in self.slots())
 
-    def size(self, tableau: Tableau) -> int:
+    def size(self, tableau: Tableau, limit: int = MAX_ROWS) -> int:
         """The rows a compilation walks, counted before it from the head rows alone: each head
         times the classes of the third cards it takes (and of the fifth and sixth where known),
-        times the suit patterns of its suited cards. At most MAX_ROWS heads are looked at."""
-        if self.heads() > MAX_ROWS:
+        times the suit patterns of its suited cards; counted a few heads at a time, and no
+        further once past ``limit`` (at most MAX_ROWS heads are looked at)."""
+        if self.heads() > limit:
             return self.heads()
         heads, _ = head_rows(self)
-        return int(Compiler(self, tableau).grown_sizes(heads).sum())
+        compiler, total = Compiler(self, tableau), 0
+        for start in range(0, len(heads), SIZE_HEADS):
+            total += int(compiler.grown_sizes(heads[start:start + SIZE_HEADS]).sum())
+            if total > limit:
+                break
+        return total
 
 
 @dataclass(frozen=True, eq=False)
@@ -742,7 +749,7 @@ def layout_of(needs: Needs, knowledge: Knowledge, tableau: Tableau, many: bool =
     if not many or not patterned.suited:
         return patterned
     plain = Layout.of(needs, knowledge, patterns=False)
-    return plain if plain.size(tableau) <= PLAIN_ROWS else patterned
+    return plain if plain.size(tableau, PLAIN_ROWS) <= PLAIN_ROWS else patterned
 
 
 def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool = False):

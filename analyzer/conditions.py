@@ -96,8 +96,9 @@ def field_needs(name: str) -> Needs:
     """
     if name in HEAD_FLAGS:
         return HEAD_FLAGS[name]
-    if name in TWO_CARD_FIELDS:
-        return Needs(tableau=True, reads=TWO_CARD_FIELDS[name])
+    if name in TWO_CARD_FIELDS:  # each hand's two cards read together: the hands are not to be exchanged
+        hands = frozenset(f"{place.split('_')[0]}_hand" for place, _ in TWO_CARD_FIELDS[name])
+        return Needs(tableau=True, reads=TWO_CARD_FIELDS[name], singles=hands)
     return Needs(tableau=True, reads=THIRD_CARD_VALUES.get(name, frozenset()), draws=True)
 
 

@@ -71,6 +71,11 @@ lines = [
 ]
 
 [[bets]]
+id = "nine_high_nine"
+name = "A 9 among the first four and a Player two-card 9 (the hands are not exchanged)"
+lines = [{ label = "hit", when = { first_four = { max_value = 9 }, player_two_card_total = 9 }, pays = 10 }]
+
+[[bets]]
 id = "banker_straight_flush"
 name = "Banker three-card straight flush"
 lines = [{ label = "straight flush", when = { banker_cards = 3, banker_hand = { poker = "straight_flush" } }, pays = 200 }]
@@ -127,13 +132,19 @@ def three_card_flush(o):
     return 0 if straight(p) else 1 if p[2][1] in "hd" else 2
 
 
+def nine_high_nine(o):
+    p, b = o["player_hand"], o["banker_hand"]
+    return 0 if max(map(value, p[:2] + b[:2])) == 9 and (value(p[0]) + value(p[1])) % 10 == 9 else None
+
+
 def banker_straight_flush(o):
     b = o["banker_hand"]
     return 0 if len(b) == 3 and suited(b) and straight(b) else None
 
 
 PREDICATES = {"perfect_9": perfect_9, "royal_9": royal_9, "majestic_group": majestic_group,
-              "three_card_flush": three_card_flush, "banker_straight_flush": banker_straight_flush}
+              "three_card_flush": three_card_flush, "banker_straight_flush": banker_straight_flush,
+              "nine_high_nine": nine_high_nine}
 
 SHOES = {  # 8 physical cards each (20,160 ordered 6-card sequences), suits uneven
     "nines": "9h Kh 9s Qs 4h 5h Jd 9d".split(),
