@@ -168,6 +168,9 @@ def count_table(rules: RuleSet, shoe: Shoe, bets, positions, knowledge: Knowledg
     for bet in bets:
         if not bet.numeric:
             raise BaccaratError(f"bet {bet.id!r} has a symbolic payout: the best bet needs numbers")
+        if bet.series is not None:
+            raise BaccaratError(f"bet {bet.id!r} is a bet across coups: the cards of one coup do not settle it "
+                                "(choose bets on one coup)")
     positions = tuple(positions)
     totals, lines = None, []
     for bet in bets:

@@ -32,7 +32,7 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from operator import mul
@@ -41,7 +41,8 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from . import cardcount
-from .bets import BetResult, RuleSet, card_line_counts, prepare, settled_cells
+from .bets import BetResult, RuleSet, card_line_counts, prepare, result_of, settled_cells
+from .series import geometric_ev
 from .cards import KINDS, RANKS, BaccaratError, Shoe
 from .engine import cells, enumerate_coup, falling
 from .layout import draws
@@ -313,7 +314,7 @@ class RulePlan:
         line = np.full((len(cells(self.rules.tableau)[0]), len(self.rules.bets)), -1, np.int16)
         nets = np.full((len(self.rules.bets), max(len(bet.lines) for bet in self.rules.bets) + 1), -1.0)
         for b, (bet, columns) in enumerate(zip(self.rules.bets, self.line_columns)):
-            if not bet.card_level:
+            if not bet.card_level and bet.series is None:
                 for j, column in enumerate(columns):
                     line[self.column_cells[column], b] = j
                     nets[b, j] = float(bet.net(bet.lines[j]))
@@ -378,13 +379,13 @@ def _plan(rules: RuleSet) -> RulePlan:
     for b, bet in enumerate(rules.bets):
         these = []
         if bet.card_level:  # counted shoe by shoe at its card detail: one column per line
-            for j in range(len(bet.lines)):
+            for j in range(len(bet.conditions)):
                 columns[("card", b, j)] = len(columns)
                 kinds.append(("card", None, (b, j)))
                 these.append(columns[("card", b, j)])
             line_columns.append(these)
             continue
-        for settled in settled_cells(tuple(ln.condition for ln in bet.lines), rules.tableau):
+        for settled in settled_cells(bet.conditions, rules.tableau):
             key = settled.tobytes()
             if key not in columns:
                 mask = np.zeros((len(possible), 16), bool)
@@ -404,6 +405,9 @@ def _plan(rules: RuleSet) -> RulePlan:
     for b, bet in enumerate(rules.bets):
         if not bet.numeric:
             raise BaccaratError(f"bet {bet.id!r} has a symbolic payout: give it a number to evaluate shoes in batch")
+        if bet.series is not None:  # a bet across coups: its EV is not linear in its columns (Batch.series)
+            scale.append(1)
+            continue
         d, nets = bet.integer_nets
         scale.append(d)
         for column, x in zip(line_columns[b], nets):
@@ -483,7 +487,7 @@ def analyse_one(plan: RulePlan, shoe: Shoe) -> list[BetResult] | None:
         lines += [dist.count(cells) for cells in plan.column_cells[len(lines):]]
     for b, columns in plan.card_bets:
         lines += card_line_counts(plan.rules.bets[b], shoe, plan.rules.tableau)
-    return [BetResult(bet, tuple(lines[k] for k in columns), total) for bet, columns in zip(plan.rules.bets, plan.line_columns)]
+    return [result_of(bet, [lines[k] for k in columns], total) for bet, columns in zip(plan.rules.bets, plan.line_columns)]
 
 
 def shoe_counts(shoes) -> np.ndarray:
@@ -572,13 +576,16 @@ def falling6(size: np.ndarray) -> np.ndarray:
 class Batch:
     """Every bet's exact result on each of many shoes. ``lines[i, k]`` is the number of ordered
     6-card sequences of shoe i that settle the line in column k; ``numerators[i, b]`` is
-    scale[b] * EV * total[i] for bet b, an exact integer (int64 or Python int)."""
+    scale[b] * EV * total[i] for bet b, an exact integer (int64 or Python int); for a bet across
+    coups (whose EV is no linear function of its columns) ``series[b]`` holds its EV on each
+    shoe as a Fraction instead."""
 
     plan: RulePlan
     counts: np.ndarray  # [shoe, rank, suit]
     total: np.ndarray  # N(N-1)...(N-5) per shoe: int64, or Python integers beyond FAST_CARDS
     lines: np.ndarray
     numerators: np.ndarray
+    series: dict = field(default_factory=dict)  # bet index -> [shoe] exact EVs of a bet across coups
 
     def __len__(self):
         return len(self.counts)
@@ -589,6 +596,8 @@ class Batch:
 
     def ev(self, i: int, b: int) -> Fraction:
         """The exact EV of bet b on shoe i."""
+        if b in self.series:
+            return self.series[b][i]
         return Fraction(int(self.numerators[i, b]), int(self.plan.scale[b]) * int(self.total[i]))
 
     def ev_terms(self, shoes: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
@@ -596,13 +605,17 @@ class Batch:
         positive) for ``shoes``: by numpy's gcd in int64 where the denominators fit, else in
         Python integers."""
         scale, total, numerators = self.plan.scale, self.total[shoes], self.numerators[shoes]
-        if int(scale.max(initial=1)) * int(total.max(initial=1)) < 2**63 and numerators.dtype != object:
+        if int(scale.max(initial=1)) * int(total.max(initial=1)) < 2**63 and numerators.dtype != object and not self.series:
             denominators = scale.astype(np.int64)[None, :] * total.astype(np.int64)[:, None]
             divisor = np.gcd(numerators, denominators)
             return numerators // divisor, denominators // divisor
         denominators = scale[None, :] * total.astype(object)[:, None]
         divisor = np.frompyfunc(math.gcd, 2, 1)(numerators.astype(object), denominators)
-        return numerators.astype(object) // divisor, denominators // divisor
+        numerators, denominators = numerators.astype(object) // divisor, denominators // divisor
+        for b, evs in self.series.items():
+            numerators[:, b] = [ev.numerator for ev in evs[shoes]]
+            denominators[:, b] = [ev.denominator for ev in evs[shoes]]
+        return numerators, denominators
 
     def evs(self, i: int) -> dict:
         """bet id -> exact EV on shoe i."""
@@ -611,17 +624,23 @@ class Batch:
     def results(self, i: int) -> list[BetResult]:
         """Shoe i's BetResults, exactly those of analysis.analyse on the same shoe."""
         total, lines = int(self.total[i]), self.lines[i].tolist()
-        return [BetResult(bet, tuple(lines[k] for k in columns), total) for bet, columns in zip(self.bets, self.plan.line_columns)]
+        return [result_of(bet, [lines[k] for k in columns], total) for bet, columns in zip(self.bets, self.plan.line_columns)]
 
     def positive(self) -> np.ndarray:
         """[shoe, bet]: the bet has positive expectation (exact integer sign)."""
-        return self.numerators > 0
+        out = self.numerators > 0
+        for b, evs in self.series.items():
+            out[:, b] = [ev > 0 for ev in evs]
+        return out
 
     def ev_floats(self) -> np.ndarray:
         """[shoe, bet] EVs as floats, for statistics and charts (each the nearest float to the
         exact EV, up to one rounding of numerator and denominator)."""
-        return self.numerators.astype(np.float64) / (self.plan.scale.astype(np.float64)[None, :]
-                                                     * self.total.astype(np.float64)[:, None])
+        out = self.numerators.astype(np.float64) / (self.plan.scale.astype(np.float64)[None, :]
+                                                    * self.total.astype(np.float64)[:, None])
+        for b, evs in self.series.items():
+            out[:, b] = [float(ev) for ev in evs]
+        return out
 
 
 def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
@@ -670,7 +689,26 @@ def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
         if progress:
             progress(1)
     numerators = numerators_of(plan, lines, total)
-    return Batch(plan, n, total, lines, numerators)
+    return Batch(plan, n, total, lines, numerators, series_evs(plan, lines, total))
+
+
+def series_evs(plan: RulePlan, lines: np.ndarray, total: np.ndarray) -> dict:
+    """bet index -> [shoe] exact EV of each bet across coups (series.py), shoe by shoe in
+    Fractions; shoes whose counts for the bet's conditions agree share one answer."""
+    out = {}
+    for b, bet in enumerate(plan.rules.bets):
+        if bet.series is None:
+            continue
+        columns = list(plan.line_columns[b])
+        seen, evs = {}, np.empty(len(lines), object)
+        for i, (counts, n) in enumerate(zip(lines[:, columns].tolist(), total.tolist())):
+            key = (*counts, n)
+            if key not in seen:
+                fast = geometric_ev(bet, *counts)
+                seen[key] = fast if fast is not None else result_of(bet, counts, n).ev
+            evs[i] = seen[key]
+        out[b] = evs
+    return out
 
 
 def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, in_int64: np.ndarray) -> list:
@@ -686,7 +724,7 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, in_int64: np.
         if not cardcount.fits(bet.needs, rules.tableau):
             walked.append((b, columns))
             continue
-        polynomials, start, width = cardcount.compiled(f"bet {bet.id!r}", tuple(ln.condition for ln in bet.lines),
+        polynomials, start, width = cardcount.compiled(f"bet {bet.id!r}", bet.conditions,
                                                        bet.needs, rules.tableau, many=True)
         if id(polynomials) not in done:
             counts = np.zeros((len(n), polynomials.coefficients.shape[1]), lines.dtype)

@@ -17,15 +17,19 @@ import numpy as np
 
 from .cards import Shoe
 from . import cardcount
-from .amounts import parse_amount
+from .amounts import parse_payout
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, settled_masks, where  # noqa: F401  (the bet vocabulary)
 from .engine import Distribution, TooMuchDetail, cells, enumerate_cards
 from .errors import BaccaratError, expect
 from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, memo, union
+from .series import Series, line_probabilities
 from .tableau import PUNTO_BANCO, Tableau
 
+NEVER = AnyOf(())  # a condition that holds for no coup
+INDEPENDENT = ("independent coups, each with this shoe's exact chances (a real shoe's figure, dealt to its cut "
+               "card: baccarat simulate)")
 
 
 MAIN_BETS = ("banker", "player", "tie")  # the bets on who wins (the outcomes of the same names); every other bet is a side bet
@@ -34,11 +38,13 @@ MAIN_BETS = ("banker", "player", "tie")  # the bets on who wins (the outcomes of
 @dataclass(frozen=True)
 class Line:
     """One pay line: when ``condition`` holds, the bet wins ``pays`` units (0: push) before any
-    commission. ``pays`` is a Fraction, or a sympy expression where a payout is a symbol."""
+    commission. ``pays`` is a Fraction, or a sympy expression where a payout is a symbol;
+    ``written`` the payout as the casino prints it where that is not to one (``"5 for 1"``)."""
 
     pays: object
     label: str
     condition: object
+    written: str = ""
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,7 @@ class Bet:
     lines: tuple[Line, ...]
     commission: object = Fraction(0)
     source: str = ""
+    series: Series | None = None  # a bet across coups: what it follows (series.py); its lines test the count
 
     def __post_init__(self):
         lines = self.lines
@@ -61,9 +68,17 @@ class Bet:
         object.__setattr__(self, "lines", tuple(lines))  # frozen, hashable
 
     @cached_property
+    def conditions(self) -> tuple:
+        """The conditions read of each coup: the pay lines' in order, or for a bet across coups
+        the coup that counts and the coup that ends it (NEVER where nothing but its limits does)."""
+        if self.series is not None:
+            return (self.series.counts, self.series.ends if self.series.ends is not None else NEVER)
+        return tuple(ln.condition for ln in self.lines)
+
+    @cached_property
     def needs(self) -> Needs:
         """What the bet's conditions read of the cards (layout.Needs); found once per bet."""
-        return union(ln.condition.needs() for ln in self.lines)
+        return union(c.needs() for c in self.conditions)
 
     @property
     def card_level(self) -> bool:
@@ -91,7 +106,7 @@ class Bet:
 
 def line(pays, label: str, **conditions) -> Line:
     """A pay line from Python: ``line(25, "Perfect pair", player_pair=True, player_suited=True)``.
-    The payout is checked as a rule file's (amounts.parse_amount): a float is taken as the decimal
+    The payout is checked as a rule file's (amounts.parse_payout): a float is taken as the decimal
     it prints as (0.95 is 19/20), a Fraction as it is, text as a rule file writes it ("3:2").
 
     >>> line(0.95, "Banker wins", winner="banker").pays, line("3:2", "x", winner="tie").pays
@@ -99,7 +114,8 @@ def line(pays, label: str, **conditions) -> Line:
     """
     if isinstance(pays, (float, Fraction)):
         pays = repr(pays) if isinstance(pays, float) else str(pays)
-    return Line(parse_amount(pays, "pay line", label), expect(label, str, "a pay line's label is text"), where(**conditions))
+    amount, written = parse_payout(pays, "pay line", expect(label, str, "a pay line's label is text"))
+    return Line(amount, label, where(**conditions), written)
 
 
 @dataclass(frozen=True)
@@ -138,7 +154,8 @@ def _sum(terms, start):
 @dataclass(frozen=True)
 class BetResult:
     """A bet's exact results: the ordered 6-card sequences settled by each pay line, out of
-    ``total``. Probabilities, EV and variance are Fractions, made when asked: with numeric
+    ``total`` (for a bet across coups, each line's probability under independent coups as a
+    numerator over their common denominator ``total``: see ``model``). Probabilities, EV and variance are Fractions, made when asked: with numeric
     payouts from integer sums over one common denominator (one Fraction each)."""
 
     bet: Bet
@@ -214,7 +231,13 @@ class BetResult:
         return {"bet": self.bet.id, "name": self.bet.name, "win": self.win, "push": self.push, "loss": self.loss,
                 "ev": self.ev, "house_edge": self.house_edge, "house_edge_resolved": self.house_edge_resolved,
                 "variance": self.variance, "hits_one_in": self.hits_one_in, "sequences": list(self.sequences),
-                "total": self.total}
+                "total": self.total} | ({"model": self.model} if self.model else {})
+
+    @property
+    def model(self) -> str:
+        """'' for a bet on one coup (exact on the shoe); for a bet across coups, the model under
+        which its figures are exact."""
+        return INDEPENDENT if self.bet.series is not None else ""
 
 
 @lru_cache(maxsize=1024)
@@ -226,14 +249,45 @@ def settled_cells(conditions: tuple, tableau: Tableau) -> tuple:
 
 def evaluate(bet: Bet, dist: Distribution) -> BetResult:
     """The exact result of ``bet`` on a coup with distribution ``dist``; a card-level bet is
-    counted on the same shoe at the card detail its conditions read."""
+    counted on the same shoe at the card detail its conditions read. A bet across coups follows
+    the coups from this one on, independent, each with this shoe's chances (series.py): the
+    first is the coup ``dist`` describes, with its known cards; the later ones are dealt blind."""
     expect(bet, Bet, "evaluate takes a Bet"), expect(dist, Distribution, "and a Distribution (enumerate_coup)")
-    return BetResult(bet, tuple(line_counts(bet, dist)), dist.total)
+    counts = line_counts(bet, dist)
+    if bet.series is None:
+        return BetResult(bet, tuple(counts), dist.total)
+    blind = dist if not dist.knowledge else unknowing(dist)
+    return result_of(bet, counts, dist.total, line_counts(bet, blind) if blind is not dist else counts, blind.total)
+
+
+def unknowing(dist: Distribution) -> Distribution:
+    """The distribution of a coup dealt from the same shoe with nothing known of its cards."""
+    from .engine import enumerate_coup, infinite_deck
+
+    return infinite_deck(dist.tableau) if dist.shoe is None else enumerate_coup(dist.shoe, dist.tableau)
+
+
+def result_of(bet: Bet, counts, total: int, later=None, later_total: int | None = None) -> BetResult:
+    """A bet's result from the sequences settled by each of its conditions (Bet.conditions) out
+    of ``total``: a bet on one coup as it is; a bet across coups by the law of its count
+    (series.py), the later coups' counts ``later`` (default: the same), its line probabilities
+    then held as numerators over their common denominator."""
+    if bet.series is None:
+        return BetResult(bet, tuple(int(c) for c in counts), int(total))
+    first = (int(counts[0]), int(counts[1]), int(total))
+    rest = first if later is None else (int(later[0]), int(later[1]), int(later_total))
+    try:
+        chances = line_probabilities(bet, first, rest)
+    except BaccaratError as error:
+        raise BaccaratError(f"bet {bet.id!r}: {error}") from None
+    scale = math.lcm(*(p.denominator for p in chances))
+    return BetResult(bet, tuple(int(p * scale) for p in chances), scale)
 
 
 def line_counts(bet: Bet, dist: Distribution) -> list[int]:
-    """Ordered 6-card sequences settled by each pay line of ``bet``."""
-    return settled_counts(tuple(ln.condition for ln in bet.lines), bet.needs, dist, f"bet {bet.id!r}")
+    """Ordered 6-card sequences settled by each of the bet's conditions on one coup: its pay
+    lines, or for a bet across coups the coup that counts and the coup that ends it."""
+    return settled_counts(bet.conditions, bet.needs, dist, f"bet {bet.id!r}")
 
 
 def settled_counts(conditions: tuple, needs: Needs, dist: Distribution, name: str = "these pay lines") -> list[int]:
@@ -258,7 +312,7 @@ def values_only(needs: Needs) -> bool:
 
 def card_line_counts(bet: Bet, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list[int]:
     """A card-level bet's line counts on ``shoe``, by the card-level counter."""
-    return detail_counts(tuple(ln.condition for ln in bet.lines), bet.needs, shoe, tableau, knowledge, f"bet {bet.id!r}")
+    return detail_counts(bet.conditions, bet.needs, shoe, tableau, knowledge, f"bet {bet.id!r}")
 
 
 def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING,
@@ -304,7 +358,7 @@ def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool =
     """Compile the card-level counts of these bets (all of them given ``knowledge``, but those on
     values alone) at once, for one shoe or ``many``: bets that read alike share one walk of their
     cards (cardcount.prepare)."""
-    cardcount.prepare([(f"bet {b.id!r}", tuple(ln.condition for ln in b.lines), b.needs)
+    cardcount.prepare([(f"bet {b.id!r}", b.conditions, b.needs)
                        for b in bets if b.card_level or (knowledge and not values_only(b.needs))], tableau, knowledge,
                       many)
 

@@ -148,6 +148,15 @@ class Baccarat(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
+            self.answered(args, prog_name, complete_var, **extra)
+        except Stopped as stopped:  # a second signal came while the first (or an error) was being answered
+            ignore_stop_signals()
+            signum = RECEIVED[0] if RECEIVED else stopped.signum
+            fail(STOP_SIGNALS[signum], 128 + signum)
+
+    def answered(self, args, prog_name, complete_var, **extra):
+        """The command run, and every way it can end turned into its exit."""
+        try:
             with stop_signals():
                 status = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             sys.exit(status if isinstance(status, int) else 0)  # click returns an Exit's status (--help)
@@ -310,6 +319,9 @@ def edge(rules, view, bet_ids, decks, remove, shoe_file, known, wide, fmt, exact
             raise click.ClickException("--bets: no bet id given")
         rule_set = rule_set.only(ids)
     shoe = cards.make_shoe(decks, remove, shoe_file)
+    if rules not in BUILT_IN:  # a rule file: what `rules check` finds, on stderr (the built-ins are tested to have none)
+        for finding in importlib.import_module("analyzer.check").check_rules(rule_set):
+            click.echo(finding.line(), err=True)
     if view == "edge":
         emit(narrowed(views.edge.edge(rule_set, shoe, knowledge), wide, fmt), fmt, exact)
     elif view == "returns":
@@ -370,6 +382,23 @@ def rules_list(fmt, exact):
 def rules_show(name, fmt, exact):
     """Show a rule set's bets, pay tables and drawing tableau (NAME: built-in name or .toml file)."""
     emit(views.rules.rules_show(rulefile.get_rules(name)), fmt, exact)
+
+
+@rules.command("check", context_settings=CONTEXT)
+@click.argument("name")
+@output_options
+@domain_errors
+def rules_check(name, fmt, exact):
+    """Check a rule file (NAME: a .toml file or built-in name): every pay line that can never settle
+    on any shoe, every line shadowed by earlier lines, every bet that settles on nothing, then each
+    bet's return table on 8 decks. Exit status 1 when it finds an error, 0 with warnings only."""
+    view, failed = views.rules.rules_check(rulefile.get_rules(name))
+    if fmt == "csv":  # a CSV holds the return tables alone: the findings go to stderr
+        for finding in view.data["findings"]:
+            click.echo(f"{finding['level']}: bet {finding['bet']!r}: {finding['message']}", err=True)
+    emit(view, fmt, exact)
+    if failed:
+        sys.exit(1)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -588,6 +617,36 @@ def batch(file, rules, bet_ids):
 
 
 @cli.command(context_settings=CONTEXT)
+@click.option("--result", type=click.Choice(("banker", "player", "tie")), default="banker", show_default=True,
+              help="Whose wins make the runs.")
+@click.option("--most", default=20, show_default=True, type=click.IntRange(1, 40), metavar="K",
+              help="The longest run asked about (1 to 40).")
+@click.option("--skip-ties", is_flag=True, help="Ties neither extend nor break a run of Banker or Player wins "
+              "(as a bead road shows them); by default a tie ends one.")
+@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE",
+              help="Rule set whose tableau deals the coups.")
+@click.option("--decks", default=8, show_default=True, type=int, help="Decks in the shoe (1 to 24).")
+@click.option("--cut", default=14, show_default=True, type=int, metavar="CARDS",
+              help="Cards behind the cut card: a coup starts only while more than this many are left.")
+@click.option("--burn", default="face", show_default=True, metavar="RULE",
+              help="face (turn the first card, burn its value face down; T/J/Q/K burn 10), none, or a number of cards.")
+@click.option("--shoes", default=10_000, show_default=True, type=click.IntRange(0, 10_000_000),
+              help="Real shoes to simulate beside the exact figures (0: none).")
+@click.option("--seed", default=1, show_default=True, type=click.IntRange(0), help="Random seed: same seed, same shoes.")
+@output_options
+@domain_errors
+def runs(result, most, skip_ties, rules, decks, cut, burn, shoes, seed, fmt, exact):
+    """How often a shoe dealt to its cut card holds a run of k or more Banker wins (Player wins,
+    ties): exact for independent coups, and over real shoes simulated with 95% intervals; the law
+    of the longest run and the coups per shoe. How unusual is the run just seen?"""
+    deal = shoes_dealt.Deal(decks, cut, burn)
+    tableau = rulefile.get_rules(rules).tableau
+    with progress_bar(most + shoes, "Counting runs") as advance:
+        found = importlib.import_module("analyzer.runs").runs(deal, result, most, shoes, seed, skip_ties, tableau, advance)
+    emit(importlib.import_module("analyzer.views.runs").runs_view(found, deal), fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
 @click.option("--rules", default="catalog", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to track.")
 @click.option("--decks", default=8, show_default=True, type=int, help="Decks in each shoe (1 to 24).")
 @click.option("--cut", default=14, show_default=True, type=int, metavar="CARDS",
@@ -698,6 +757,8 @@ def report_command(request: par.Request, out: str) -> str:
         words += ["--side-bets", request.side_bets]
     for item in request.known:
         words += ["--known", item]
+    for item in request.meters:
+        words += ["--meter", item]
     if request.paper != "a4":
         words += ["--paper", request.paper]
     return shlex.join(words + ["-o", out])
@@ -714,9 +775,12 @@ def report_command(request: par.Request, out: str) -> str:
 @click.option("--force", is_flag=True, help="Replace the report folder if it exists (only a folder holding a report).")
 @click.option("--paper", type=click.Choice(("a4", "letter")), default="a4", show_default=True,
               help="The PDF's page size.")
+@click.option("--meter", "meters", multiple=True, metavar="NAME=AMOUNT",
+              help="The value of a payout symbol, a progressive meter (e.g. J=250000); repeat for several. The "
+                   "report shows the bet's return as a function of the meter, and every other figure at this value.")
 @known_option
 @domain_errors
-def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known):
+def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known, meters):
     """Write a par sheet: report.md, a self-contained report.html with charts, a print-ready
     report.pdf, a workbook report.xlsx, tables/*.csv and report.json with every exact value.
 
@@ -725,7 +789,7 @@ def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known)
     with the built-in rule sets, the house edge by number of decks (with the exact infinite-deck
     limit) and the effect of removal. The folder appears whole or not at all.
     """
-    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper)
+    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper, meters)
     scope = par.scope(request)
     par.check_destination(out, force)
     with progress_bar(par.steps(scope), "Computing the report") as advance:

@@ -39,6 +39,9 @@ FIELDS = {
     "banker_suited": ("the Banker's first two cards are of one suit", (False, True)),
     "margin": ("the difference of the final totals", range(10)),
     "total_cards": ("cards dealt in the coup", range(4, 7)),
+    "totals_sum": ("the two final totals added", range(19)),
+    "winning_total": ("the winning hand's final total (in a tie, the tied total)", range(10)),
+    "losing_total": ("the losing hand's final total (in a tie, the tied total)", range(10)),
 }
 EXAMPLES = {
     "winner": 'winner = "banker"', "player_total": "player_total = [8, 9]",
@@ -49,6 +52,7 @@ EXAMPLES = {
     "banker_natural": "banker_natural = false", "natural": "natural = true", "player_pair": "player_pair = true",
     "banker_pair": "banker_pair = true", "player_suited": "player_suited = true",
     "banker_suited": "banker_suited = true", "margin": "margin = { min = 4 }", "total_cards": "total_cards = [5, 6]",
+    "totals_sum": "totals_sum = { min = 15 }", "winning_total": "winning_total = 9", "losing_total": "losing_total = 0",
 }
 
 
@@ -83,7 +87,8 @@ TWO_CARD_FIELDS = {
 THIRD_CARD_VALUES = {
     "player_total": values_at("player_3"), "player_third": values_at("player_3"),
     "banker_total": values_at("banker_3"), "banker_third": values_at("banker_3"),
-    "winner": values_at("player_3", "banker_3"), "margin": values_at("player_3", "banker_3"),
+    **{name: values_at("player_3", "banker_3") for name in ("winner", "margin", "totals_sum", "winning_total",
+                                                               "losing_total")},
 }
 
 

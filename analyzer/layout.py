@@ -76,6 +76,9 @@ def value_fields(pt, bt, player_third, banker_third) -> dict:
         "banker_natural": (bt >= 8) & (banker_third < 0),
         "winner": np.sign(player_total - banker_total),  # 1 Player, -1 Banker, 0 tie
         "margin": np.abs(player_total - banker_total),
+        "totals_sum": player_total + banker_total,
+        "winning_total": np.maximum(player_total, banker_total),  # in a tie both are the tied total
+        "losing_total": np.minimum(player_total, banker_total),
     }
     fields["natural"] = fields["player_natural"] | fields["banker_natural"]
     fields["total_cards"] = fields["player_cards"] + fields["banker_cards"]

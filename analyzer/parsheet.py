@@ -38,7 +38,7 @@ LOSES = "loses"
 class ReturnRow:
     event: str
     pays: object  # net units won per unit staked (Fraction; -1 for the losing row; symbolic where a payout is)
-    combinations: int
+    combinations: int | None  # None for a bet across coups: its chances are not counts of one coup's cards
     probability: Fraction
 
     @property
@@ -62,9 +62,11 @@ def return_table(result: BetResult) -> list[ReturnRow]:
     True
     """
     bet = result.bet
-    rows = [ReturnRow(ln.label, bet.net(ln), c, p) for ln, c, p in zip(bet.lines, result.sequences, result.line_probabilities)]
+    counted = bet.series is None
+    rows = [ReturnRow(ln.label, bet.net(ln), c if counted else None, p)
+            for ln, c, p in zip(bet.lines, result.sequences, result.line_probabilities)]
     lost = result.total - sum(result.sequences)
-    return rows + [ReturnRow(LOSES, Fraction(-1), lost, Fraction(lost, result.total))]
+    return rows + [ReturnRow(LOSES, Fraction(-1), lost if counted else None, Fraction(lost, result.total))]
 
 
 # Volatility ---------------------------------------------------------------------------------

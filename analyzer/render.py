@@ -413,7 +413,7 @@ def pay_table(bet, brief: bool = False) -> str:
     """The pay lines in words, e.g. ``Banker wins 1:1; tie push; 5% commission``; ``brief``
     names only the number of lines of a bet that has several."""
     text = f"{len(bet.lines)} pay lines" if brief and len(bet.lines) > 1 else "; ".join(
-        f"{ln.label} {payout_text(ln.pays)}" for ln in bet.lines)
+        f"{ln.label} {ln.written or payout_text(ln.pays)}" for ln in bet.lines)
     return text + (f"; {percent_text(bet.commission)} commission" if bet.commission != 0 else "")
 
 
@@ -427,8 +427,9 @@ def payout_text(pays) -> str:
     """
     if pays == 0:
         return "push"
-    if not isinstance(pays, Fraction):
-        return f"{pays}:1"
+    if not isinstance(pays, Fraction):  # a symbol, or an expression in one (bracketed)
+        text = str(pays)
+        return f"({text}):1" if any(c in text for c in " +-*/") else f"{text}:1"
     if pays.denominator <= 5:
         return f"{pays.numerator}:{pays.denominator}"
     d, twos, fives = pays.denominator, 0, 0

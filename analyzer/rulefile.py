@@ -27,19 +27,23 @@ from importlib import resources
 from pathlib import Path
 
 from . import BUILT_IN  # the names of the rule files in rules/, in display order
-from .amounts import parse_amount
+from .amounts import parse_amount, parse_payout
 from .bets import Bet, Line, RuleSet
 from .cards import BaccaratError
 from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
+from .series import MAX_COUPS, SHOE_ENDS, Count, Series
 from .counting import check_tags
 from .errors import expect
 from .tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from .userfiles import parse_toml, read_text
 
 TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets", "counts", "poker"}
-BET_KEYS = {"id", "name", "source", "commission", "lines"}
+BET_KEYS = {"id", "name", "source", "commission", "lines", "series"}
 LINE_KEYS = {"label", "when", "pays"}
+SERIES_LINE_KEYS = {"label", "count", "pays"}  # a bet across coups pays by the count it saw
+SERIES_KEYS = {"counts", "ends", "most", "coups", "placed_after", "placed_after_run", "at_shoe_end"}
+MAX_COUNT = MAX_COUPS  # the largest count a line of a bet across coups may name
 TABLEAU_KEYS = {"name", "player_draws", "banker", "player_options", "banker_options"}
 ID = re.compile(r"^[a-z][a-z0-9_]*$")
 SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -198,6 +202,8 @@ def parse_bet(data: dict, context: str, path: str, symbols: set = frozenset(), p
     if not ID.match(bet_id):
         raise BaccaratError(f"{context}: {path}.id: {bet_id!r} is not a snake_case id (a-z, 0-9, _)")
     lines = data.get("lines")
+    if lines is None and isinstance(data.get("series"), dict) and "lines" in data["series"]:
+        parse_series(data["series"], context, f"{path}.series", poker)  # says where the lines belong
     if not isinstance(lines, list) or not lines or not all(isinstance(ln, dict) for ln in lines):
         raise BaccaratError(f"{context}: {path}.lines: must be a non-empty array of tables")
     if len(lines) > MAX_LINES:
@@ -207,26 +213,118 @@ def parse_bet(data: dict, context: str, path: str, symbols: set = frozenset(), p
         commission = parse_amount(data["commission"], context, f"{path}.commission", symbols, percent=True)
         if not is_symbolic(commission) and commission >= 1:
             raise BaccaratError(f"{context}: {path}.commission: must be less than 100%")
+    series = parse_series(data["series"], context, f"{path}.series", poker) if "series" in data else None
+    read = parse_line if series is None else parse_count_line
     return Bet(
         id=bet_id,
         name=text_field(data, "name", context, path) or bet_id,
-        lines=tuple(parse_line(ln, context, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines)),
+        lines=tuple(read(ln, context, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines)),
         commission=commission,
         source=text_field(data, "source", context, path),
+        series=series,
     )
 
 
-def parse_line(data: dict, context: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Line:
-    check_keys(data, LINE_KEYS, context, path)
-    for key in ("when", "pays"):
+def parse_series(data, context: str, path: str, poker: Poker = Poker()) -> Series:
+    """What a bet across coups follows (series.Series): ``counts`` (required) and ``ends``
+    conditions on one coup, ``most`` and ``coups`` limits, the placement (``placed_after``, a
+    condition on the coup before; ``placed_after_run``, a run of counted coups) and
+    ``at_shoe_end`` ("continues" into the next shoe, "settles" by the count so far, or "push")."""
+    if not isinstance(data, dict):
+        raise BaccaratError(f"{context}: {path}: must be a table (counts, ends, most, coups, placed_after, "
+                            "placed_after_run, at_shoe_end)")
+    if "lines" in data:
+        raise BaccaratError(f"{context}: {path}.lines: the pay lines belong to the bet: write lines = [...] before "
+                            f"the [{path.split('[')[0]}.series] table (in TOML, keys after a table's header are that table's)")
+    check_keys(data, SERIES_KEYS, context, path)
+    if "counts" not in data:
+        raise BaccaratError(f"{context}: {path}.counts: missing (the coup that adds one to what the bet saw, "
+                            "e.g. counts = { winner = \"banker\" })")
+
+    def whole(key, low, high):
+        if key not in data:
+            return None
+        value = data[key]
+        if type(value) is not int or not low <= value <= high:
+            raise BaccaratError(f"{context}: {path}.{key}: must be a whole number from {low} to {high} (got {value!r})")
+        return value
+
+    def condition(key):
+        if key not in data:
+            return None
+        parsed = parse_condition(data[key], f"{context}: {path}.{key}", poker)
+        if tests_in(parsed) > MAX_TESTS:
+            raise BaccaratError(f"{context}: {path}.{key}: more than {MAX_TESTS:,} tests in one condition")
+        return parsed
+
+    most, coups = whole("most", 1, MAX_COUNT), whole("coups", 1, MAX_COUPS)
+    ends = condition("ends")
+    if ends is None and most is None and coups is None:
+        raise BaccaratError(f"{context}: {path}: nothing ends this bet: give ends (the coup that ends it, e.g. "
+                            "ends = { winner = [\"player\", \"tie\"] }), most (the count at which it ends) or coups")
+    shoe_end = data.get("at_shoe_end", "continues")
+    if shoe_end not in SHOE_ENDS:
+        raise BaccaratError(f"{context}: {path}.at_shoe_end: must be one of {', '.join(SHOE_ENDS)} (got {shoe_end!r})")
+    return Series(counts=condition("counts"), ends=ends, most=most, coups=coups, placed_after=condition("placed_after"),
+                  placed_after_run=whole("placed_after_run", 1, MAX_COUNT), shoe_end=shoe_end)
+
+
+def parse_count_line(data: dict, context: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Line:
+    """A pay line of a bet across coups: ``count`` (a number, a list, or { min, max }) instead
+    of ``when``."""
+    if "when" in data:
+        raise BaccaratError(f"{context}: {path}.when: a bet across coups pays by the count it saw: "
+                            "write count = 4, count = [4, 5] or count = { min = 10 }, not when")
+    label, pays, written = line_head(data, SERIES_LINE_KEYS, "count", context, path, symbols)
+    return Line(pays, label, parse_count(data["count"], context, f"{path}.count"), written)
+
+
+def line_head(data: dict, keys: set, test: str, context: str, path: str, symbols: set) -> tuple:
+    """(label, payout, as written) of a pay line whose test is under ``test`` (when, or count),
+    its keys checked and the test and payout present."""
+    check_keys(data, keys, context, path)
+    for key in (test, "pays"):
         if key not in data:
             raise BaccaratError(f"{context}: {path}.{key}: missing")
     label = text_field(data, "label", context, path) or f"line {int(path.rsplit('[', 1)[-1].rstrip(']')) + 1}"
-    pays = parse_amount(data["pays"], context, f"{path}.pays", symbols)
+    return (label, *parse_payout(data["pays"], context, f"{path}.pays", symbols))
+
+
+def parse_count(value, context: str, path: str) -> Count:
+    """A count test: ``4``, ``[4, 5]`` or ``{ min = 10 }`` (either end optional).
+
+    >>> parse_count({"min": 10}, "f", "k"), parse_count([5, 4], "f", "k")
+    (Count(ranges=((10, None),)), Count(ranges=((4, 4), (5, 5))))
+    """
+    def number(x, key):
+        if type(x) is not int or not 0 <= x <= MAX_COUNT:
+            raise BaccaratError(f"{context}: {key}: a count is a whole number from 0 to {MAX_COUNT} (got {x!r})")
+        return x
+
+    if isinstance(value, dict):
+        check_keys(value, {"min", "max"}, context, path)
+        if not value:
+            raise BaccaratError(f"{context}: {path}: a range has min, max or both")
+        low, high = number(value.get("min", 0), f"{path}.min"), value.get("max")
+        high = None if high is None else number(high, f"{path}.max")
+        if high is not None and high < low:
+            raise BaccaratError(f"{context}: {path}: min {low} is above max {high}: the range matches nothing")
+        return Count(((low, high),))
+    values = value if isinstance(value, list) else [value]
+    if not values:
+        raise BaccaratError(f"{context}: {path}: an empty list matches nothing")
+    return Count(tuple((x, x) for x in sorted({number(v, path) for v in values})))
+
+
+def parse_line(data: dict, context: str, path: str, symbols: set = frozenset(), poker: Poker = Poker()) -> Line:
+    if "count" in data:
+        raise BaccaratError(f"{context}: {path}.count: a count is for a bet across coups: give the bet a series "
+                            "table (series = { counts = ..., ends = ... })")
+    label, pays, written = line_head(data, LINE_KEYS, "when", context, path, symbols)
     condition = parse_condition(data["when"], f"{context}: {path}.when", poker)
     if tests_in(condition) > MAX_TESTS:
         raise BaccaratError(f"{context}: {path}.when: more than {MAX_TESTS:,} tests in one condition")
-    return Line(pays, label, condition)
+    return Line(pays, label, condition, written)
 
 
 def tests_in(condition) -> int:

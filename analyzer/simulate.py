@@ -13,6 +13,13 @@ counter       the bettor who bets one unit on one bet when the true count (runni
               burned face down are unseen.
 realized      what the same bets actually won on the dealt coups (a Monte Carlo check of the
               expected figures, which it should match within its standard error).
+placed        a bet across coups (series.py), placed one unit at every coup its placement
+              allows (after a coup that meets ``placed_after``, or a run of ``placed_after_run``
+              counted coups; at every coup where it names neither), and followed through the
+              coups of the same shoe (and into the next shoe dealt, where its rules say it continues):
+              its return per bet placed on real shoes dealt to the cut
+              card, with a 95% confidence interval (a ratio over shoes, its standard error by the
+              delta method), beside its exact figure for independent coups on the full shoe.
 
 Each coup's EVs are exact (the batch evaluator); the *statistics* over coups and shoes are Monte
 Carlo estimates, accumulated in float64 and reported with their standard errors. Shoe i is
@@ -37,8 +44,9 @@ from threadpoolctl import threadpool_limits
 
 from . import batch
 from .batch import compile_rules, evaluate_many, plan_of
-from .bets import RuleSet, settled_masks
-from .engine import cells
+from .bets import RuleSet, evaluate, settled_masks
+from .cards import Shoe
+from .engine import cells, enumerate_coup
 from .errors import BaccaratError, RunFailed
 from .layout import KIND_VALUE, NONE, PLACES, coup_fields, draws, head_flags
 from .workers import WorkerDied, Workers
@@ -156,21 +164,85 @@ def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
 def payoffs(rules: RuleSet, kinds: np.ndarray) -> np.ndarray:
     """[coup, bet]: units won (or -1 lost) by each bet on coups dealt with these cards. A
     value-level bet is paid by its line at the coup's cell of the enumerator's grid (one look-up
-    a coup); a card-level bet by its conditions on the coup's cards."""
+    a coup); a card-level bet by its conditions on the coup's cards. (A bet across coups is paid
+    by the coups after it: :func:`followed`.)"""
     table = -np.ones((len(kinds), len(rules.bets)))
     plan = plan_of(rules)
-    value_level = [b for b, bet in enumerate(rules.bets) if not bet.card_level]
+    value_level = [b for b, bet in enumerate(rules.bets) if not bet.card_level and bet.series is None]
     if value_level:
         line, nets = plan.lines_by_cell
         table[:, value_level] = nets[np.array(value_level)[None, :], line[coup_cells(kinds, rules.tableau)][:, value_level]]
-    card_level = [b for b, bet in enumerate(rules.bets) if bet.card_level]
+    card_level = [b for b, bet in enumerate(rules.bets) if bet.card_level and bet.series is None]
     if card_level:
         fields = coup_fields(kinds)
         for b in card_level:
             bet = rules.bets[b]
-            for settled, ln in zip(settled_masks(tuple(ln.condition for ln in bet.lines), fields), bet.lines):
+            for settled, ln in zip(settled_masks(bet.conditions, fields), bet.lines):
                 table[settled, b] = float(bet.net(ln))
     return table
+
+
+def followed(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
+    """[coup] what a bet across coups wins (units; -1 lost, 0 a push) when placed before each
+    coup and followed from it through the coups of the same shoe (coups in dealing order,
+    ``shoe`` their shoe): its count grows on each coup that counts, until a coup ends it, the
+    count reaches ``most``, ``coups`` coups have passed, or the shoe ends (then it goes on into
+    the next shoe's coups, which follow in ``shoe``, settles by its count so far, or pushes, as
+    ``shoe_end`` says; past the last coup given it settles). All starts are followed at once,
+    one offset at a time."""
+    series, n = bet.series, len(shoe)
+    counts, ends = settled_masks(bet.conditions, fields)
+    start = np.arange(n)
+    count = np.zeros(n, np.int64)
+    open_ = np.ones(n, bool)
+    cut_short = np.zeros(n, bool)
+    offset = 0
+    while open_.any():
+        at = start + offset
+        inside = at < n
+        if series.shoe_end != "continues":
+            inside[inside] &= shoe[at[inside]] == shoe[inside]
+        cut_short |= open_ & ~inside
+        open_ &= inside
+        here = np.where(open_, at, 0)
+        count += open_ & counts[here]
+        open_ &= ~ends[here]
+        if series.most is not None:
+            open_ &= count < series.most
+        offset += 1
+        if series.coups is not None and offset >= series.coups:
+            break
+    paid = np.full(n, -1.0)
+    for k in np.unique(count):
+        line = next((ln for ln in bet.lines if ln.condition.holds(int(k))), None)
+        if line is not None:
+            paid[count == k] = float(bet.net(line))
+    if series.shoe_end == "push":
+        paid[cut_short] = 0.0
+    return paid
+
+
+def placed(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
+    """[coup] whether a bet across coups may be placed before each coup: after a coup of the
+    same shoe that meets ``placed_after`` or ends a run of ``placed_after_run`` counted coups
+    (coups that neither count nor end it do not break a run); before every coup where the bet
+    names neither."""
+    series = bet.series
+    if series.placed_after is None and series.placed_after_run is None:
+        return np.ones(len(shoe), bool)
+    after = series.placed_after.mask(fields) if series.placed_after is not None else np.zeros(len(shoe), bool)
+    if series.placed_after_run is not None:
+        counts, ends = settled_masks(bet.conditions, fields)
+        run, runs = 0, np.zeros(len(shoe), np.int64)
+        for i in range(len(shoe)):
+            if i and shoe[i] != shoe[i - 1]:
+                run = 0
+            run = run + 1 if counts[i] else 0 if ends[i] else run
+            runs[i] = run
+        after = after | (runs >= series.placed_after_run)
+    out = np.zeros(len(shoe), bool)
+    out[1:] = after[:-1] & (shoe[1:] == shoe[:-1])
+    return out
 
 
 def coup_cells(kinds: np.ndarray, tableau) -> np.ndarray:
@@ -201,6 +273,7 @@ class Tally:
     ev_histogram: np.ndarray = None  # [bet, bin] coups by EV
     win_histogram: np.ndarray = None  # [bet, bin] shoes by expected win
     count: np.ndarray = None  # counter: [bets, sum EV, sum EV per shoe squared, realized, realized squared]
+    placed: np.ndarray = None  # [bet, 5] bets across coups placed: per-shoe sums of bets B and paid P: ΣB, ΣP, ΣP², ΣB², ΣPB
 
     def __add__(self, other: Tally) -> Tally:
         if self.positive is None:
@@ -223,6 +296,24 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
     positive = batch.positive()
     ev = batch.ev_floats()
     paid = payoffs(rules, coups.kinds)
+    sums = np.zeros((len(rules.bets), 5))
+    across = [b for b, bet in enumerate(rules.bets) if bet.series is not None]
+    allowed = np.ones(paid.shape, bool)  # where each bet may be placed: a bet across coups only as its rules say
+    if across:
+        fields = coup_fields(coups.kinds)
+        onward = (following_coups(deal, rules.tableau, seed, first + shoes, coups)
+                  if any(rules.bets[b].series.shoe_end == "continues" for b in across) else None)
+        for b in across:
+            bet = rules.bets[b]
+            if bet.series.shoe_end == "continues":
+                paid[:, b] = followed(bet, onward[1], onward[0])[:len(coups.shoe)]
+            else:
+                paid[:, b] = followed(bet, coups.shoe, fields)
+            placing = allowed[:, b] = placed(bet, coups.shoe, fields)
+            bets_s = per_shoe(placing[:, None].astype(float), coups.shoe, shoes)[:, 0]
+            paid_s = per_shoe(np.where(placing, paid[:, b], 0.0)[:, None], coups.shoe, shoes)[:, 0]
+            sums[b] = [bets_s.sum(), paid_s.sum(), (paid_s**2).sum(), (bets_s**2).sum(), (paid_s * bets_s).sum()]
+    positive &= allowed  # the perfect bettor bets where the EV is positive and the bet may be placed
     ev_bet = np.where(positive, ev, 0.0)  # what the perfect bettor expects at each coup
     expected = per_shoe(ev_bet, coups.shoe, shoes)
     realized = per_shoe(np.where(positive, paid, 0.0), coups.shoe, shoes)
@@ -235,13 +326,31 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
     count = np.zeros(5)
     if counter is not None:
         b = [bet.id for bet in rules.bets].index(counter.bet_id)
-        bets = counts_bet(cards, coups, deal, counter)
+        bets = counts_bet(cards, coups, deal, counter) & allowed[:, b]
         shoe_ev = per_shoe(np.where(bets, ev[:, b], 0.0)[:, None], coups.shoe, shoes)[:, 0]
         shoe_paid = per_shoe(np.where(bets, paid[:, b], 0.0)[:, None], coups.shoe, shoes)[:, 0]
         count = np.array([bets.sum(), shoe_ev.sum(), (shoe_ev**2).sum(), shoe_paid.sum(), (shoe_paid**2).sum()])
     return Tally(shoes, len(coups.shoe), positive.sum(0), ev_bet.sum(0),
                  expected.sum(0), (expected**2).sum(0), realized.sum(0), (realized**2).sum(0),
-                 ev_histogram, win_histogram, count)
+                 ev_histogram, win_histogram, count, sums)
+
+
+FOLLOWED = 100  # coups past its shoe's end a bet that continues is followed (series.MAX_COUPS: any limit of coups)
+
+
+def following_coups(deal: Deal, tableau, seed: int, after: int, coups: Coups) -> tuple[dict, np.ndarray]:
+    """(fields, shoe) of the chunk's coups followed by those of the shoes dealt after it (shoes
+    ``after``, ``after`` + 1, ..., the next chunks' shoes dealt here again, the same cards) until
+    FOLLOWED coups lie past the chunk's end: what a bet that continues into the next shoe sees."""
+    kinds, shoe, extra, next_shoe = [coups.kinds], [coups.shoe], 0, (coups.shoe.max() + 1 if len(coups.shoe) else 0)
+    index = after
+    while extra < FOLLOWED:
+        more = deal_coups(deal, tableau, shuffled_shoe(deal, seed, index)[None, :])
+        kinds.append(more.kinds)
+        shoe.append(more.shoe + next_shoe)
+        extra, next_shoe, index = extra + len(more.shoe), next_shoe + 1, index + 1
+    kinds = np.concatenate(kinds)
+    return coup_fields(kinds), np.concatenate(shoe)
 
 
 def counts_bet(cards: np.ndarray, coups: Coups, deal: Deal, counter: Counter) -> np.ndarray:
@@ -382,6 +491,26 @@ class BetSummary:
     win_se: float | None
     realized_per_shoe: float
     realized_se: float | None
+    placed_per_shoe: float | None = None  # a bet across coups: bets placed as its rules allow
+    return_per_bet: float | None = None  # their mean return per unit (finite shoe)
+    return_low: float | None = None  # its 95% confidence interval
+    return_high: float | None = None
+    independent: object = None  # the exact EV for independent coups on the full shoe (a Fraction)
+
+
+def ratio_and_interval(sums, shoes: int) -> tuple[float | None, float | None, float | None]:
+    """Return per bet ΣP / ΣB over shoes, with its 95% interval: the shoes are independent, the
+    bets within one are not, so the standard error is the delta method's over per-shoe sums,
+    sqrt(Σ(P - R B)²) / ΣB (with the n / (n - 1) correction)."""
+    bets, paid, paid2, bets2, cross = sums
+    if not bets:
+        return None, None, None
+    ratio = paid / bets
+    if shoes < 2:
+        return ratio, None, None
+    spread = max(paid2 - 2 * ratio * cross + ratio**2 * bets2, 0.0) * shoes / (shoes - 1)
+    se = spread**0.5 / bets
+    return ratio, ratio - 1.96 * se, ratio + 1.96 * se
 
 
 def mean_and_se(total: float, squares: float, n: int) -> tuple[float, float | None]:
@@ -397,12 +526,20 @@ def mean_and_se(total: float, squares: float, n: int) -> tuple[float, float | No
 def summaries(sim: Simulation) -> list[BetSummary]:
     t = sim.tally
     out = []
+    full = None
     for b, bet in enumerate(sim.rules.bets):
         win, win_se = mean_and_se(t.win[b], t.win2[b], t.shoes)
         realized, realized_se = mean_and_se(t.realized[b], t.realized2[b], t.shoes)
+        across = {}
+        if bet.series is not None:
+            if full is None:
+                full = enumerate_coup(Shoe.decks(sim.deal.decks), sim.rules.tableau)
+            ratio, low, high = ratio_and_interval(t.placed[b], t.shoes)
+            across = {"placed_per_shoe": t.placed[b][0] / t.shoes, "return_per_bet": ratio, "return_low": low,
+                      "return_high": high, "independent": evaluate(bet, full).ev}
         out.append(BetSummary(bet.id, bet.name, t.positive[b] / t.coups if t.coups else 0.0, t.positive[b] / t.shoes,
                               t.ev_positive[b] / t.positive[b] if t.positive[b] else None,
-                              win, win_se, realized, realized_se))
+                              win, win_se, realized, realized_se, **across))
     return out
 
 

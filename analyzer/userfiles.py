@@ -100,11 +100,35 @@ def parse_toml(text: str, context: str, **options) -> dict:
     try:
         return tomllib.loads(text, **options)
     except tomllib.TOMLDecodeError as exc:
-        raise BaccaratError(f"{context}: not valid TOML: {exc}") from None
+        raise BaccaratError(f"{context}: not valid TOML: {exc}{inline_table_hint(text, str(exc))}") from None
     except ValueError:  # an integer beyond Python's 4,300 digits
         raise BaccaratError(f"{context}: not valid TOML: a number too long to read") from None
     except RecursionError:  # nesting that the bracket count above could not see
         raise BaccaratError(f"{context}: nested more than {MAX_NESTING} deep") from None
+
+
+INLINE_HINT = ("; an inline table { ... } must fit on one line: write a long condition as a sub-table, "
+               "[[bets.lines]] with label and pays, then [bets.lines.when] with one test a line")
+
+
+def inline_table_hint(text: str, error: str) -> str:
+    r"""How to write a condition across lines, where the error comes within an inline table that
+    a line break cut (a line, up to the error, opening more braces than it closes), else ''.
+
+    >>> inline_table_hint('a = { b = 1,\n c = 2 }', "Invalid (at line 1, column 13)")[:39]
+    '; an inline table { ... } must fit on o'
+    >>> inline_table_hint('a = { b = 1 } c = 2', "Invalid (at line 1, column 15)"), inline_table_hint('a = "{" # {', "x (at line 1, column 12)")
+    ('', '')
+    """
+    where = re.search(r"at line (\d+), column (\d+)", error)
+    lines = text.splitlines()
+    if not where or not 1 <= int(where.group(1)) <= len(lines):
+        return ""
+    line = lines[int(where.group(1)) - 1]
+    if int(where.group(2)) <= len(line.rstrip()):  # the error is within the line, not at its end: another slip
+        return ""
+    code = re.sub(r"#.*$", "", re.sub(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'', "", line))  # strings and a comment left out
+    return INLINE_HINT if code.count("{") > code.count("}") else ""
 
 
 def parse_json(text: str, context: str):

@@ -210,7 +210,7 @@ def random_shoe(rng, decks=8, low=0, high=300):
 
 
 def conditions(bet):
-    return tuple(ln.condition for ln in bet.lines)
+    return bet.conditions
 
 
 def test_every_catalogue_card_bet_equals_the_enumeration_on_random_8_deck_shoes():

@@ -265,8 +265,8 @@ def test_a_symbolic_rule_set_is_refused(tmp_path):
     path.write_text('name = "sym"\nsymbols = ["x"]\nextends = "standard"\n[[bets]]\nid = "tie"\n'
                     'lines = [{ when = { winner = "tie" }, pays = "x" }]\n')
     result = run("report", "--rules", str(path), "-o", str(tmp_path / "out"))
-    assert result.output == ("Error: rule set 'sym': bet 'tie' has a symbolic payout; a report needs numbers "
-                             "(use `baccarat solve` for symbols)\n")
+    assert result.output == ("Error: rule set 'sym': bet 'tie' pays x: a report needs its value, give it with --meter "
+                             "x=AMOUNT (`baccarat solve` finds the break-even meter)\n")
     assert not (tmp_path / "out").exists()
 
 

@@ -179,12 +179,12 @@ ERRORS = [
     ('name = "x"\ncolour = "red"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
      "colour: unknown key (expected one of bets, counts, description, extends, name, poker, source, symbols, tableau)"),
     ('name = "x"\n[[bets]]\nid = "a"\nkind = "side"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
-     "bets[0].kind: unknown key (expected one of commission, id, lines, name, source)"),
+     "bets[0].kind: unknown key (expected one of commission, id, lines, name, series, source)"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = -5 }]\n',
      "bets[0].lines[0].pays: negative payout -5"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = "eight" }]\n',
-     "bets[0].lines[0].pays: 'eight' is not a payout (a number 0 or more such as 11, 0.95, \"19/20\", \"1:2\" or "
-     "\"push\", or a name listed in symbols)"),
+     "bets[0].lines[0].pays: 'eight' is not a payout (a number 0 or more such as 11, 0.95, \"19/20\", \"1:2\", "
+     "\"5 for 1\" or \"push\", a name listed in symbols, or an expression in them such as \"J / 10 + 50\")"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "draw" }, pays = 8 }]\n',
      "bets[0].lines[0].when.winner: winner cannot be 'draw' (it is one of player, banker, tie)"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { banker_total = 10 }, pays = 8 }]\n',

@@ -213,9 +213,9 @@ def test_requests_beyond_the_rate_are_refused():
 
 def test_the_work_of_a_request_is_bounded(client):
     many = "".join(f'[[bets]]\nid = "b{i}"\nname = "b"\nlines = [{{ when = {{ winner = "tie" }}, pays = 8 }}]\n'
-                   for i in range(65))
+                   for i in range(97))
     code, data = post(client, "/api/now", {"rules_toml": 'name = "many"\n' + many})
-    assert code == 400 and data["error"] == "rule set 'many': at most 64 bets and 256 pay lines in all here"
+    assert code == 400 and data["error"] == "rule set 'many': at most 96 bets and 256 pay lines in all here"
     royal = 'name = "royal"\n[[bets]]\nid = "royal"\nname = "r"\nlines = [{ when = { all_cards = { poker = "straight_flush" } }, pays = 1000 }]\n'
     code, data = post(client, "/api/now", {"rules_toml": royal, "decks": 9})  # rank and suit at all six cards: no compiling
     assert code == 400 and data["error"] == ("bet 'royal' reads too much card detail to compile and is counted here on "
@@ -315,7 +315,7 @@ def test_load(live, capsys):
         times = []
         for k in range(each):
             seconds, status, data = call(live, {"rules": "catalog", "decks": 8, "dealt": " ".join(cards[i:i + k % 60])})
-            assert status == 200 and len(data["bets"]) == 63, data
+            assert status == 200 and len(data["bets"]) == 67, data
             times.append((seconds, data["server_ms"] / 1000))
         return times
 

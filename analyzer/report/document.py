@@ -19,6 +19,7 @@ from ..views import outcomes as outcome_views
 from ..views import parsheet as parsheet_views
 from ..views import removal as removal_views
 from ..views import rules as rule_views
+from ..views import solve as solve_views
 from ..workers import Background, WorkerDied
 from . import GENERATOR, charts
 from .request import Scope, tableaus
@@ -137,6 +138,7 @@ class Figures:
     edge_charts: dict[str, Chart]
     decks_charts: dict[str, Chart]
     eor_charts: dict[str, Chart]
+    meters: tuple = ()  # a views.solve.meters view for each bet that pays a progressive meter
 
 
 def build(scope: Scope, command: str | None = None, progress=None) -> Report:
@@ -174,8 +176,11 @@ def compute(scope: Scope, slugs: dict[str, str], advance) -> Figures:
     bets = {r.name: chart_bets(r, removals[r.name], scope.side_bets) for r in rules}
     decks_charts = each(rules, lambda r: decks_chart(scope, r, slugs[r.name], by_decks[r.name], bets[r.name]), advance)
     eor_charts = each(rules, lambda r: eor_chart(scope, r, slugs[r.name], removals[r.name], bets[r.name]), advance)
+    tableau = {r.name: r.tableau for r in rules}
+    meters = tuple(solve_views.meters(name, bet, shoe, tableau[name], dict(scope.meters), known)
+                   for name, bet in scope.progressives)
     return Figures(outcomes, comparison, edges, by_decks, returns, volatility, removals,
-                   edge_charts, decks_charts, eor_charts)
+                   edge_charts, decks_charts, eor_charts, meters)
 
 
 def each(rules, view, advance=None) -> dict:
@@ -296,7 +301,7 @@ class Sheet:
     def blocks(self) -> tuple:
         """Every block of the report, section by section."""
         sections = (self.introduction, self.rules, self.shoe, self.known_cards, self.outcomes, self.house_edge,
-                    self.return_tables, self.volatility, self.rule_sets_compared, self.by_decks,
+                    self.progressive_meters, self.return_tables, self.volatility, self.rule_sets_compared, self.by_decks,
                     self.effect_of_removal, self.how_computed)
         return tuple(block for section in sections for block in section())
 
@@ -361,6 +366,18 @@ class Sheet:
                 Heading(3, f"House edge: {r.name}"),
                 Table(f"house-edge-{slug}", figures.edges[r.name], ("house_edge",)), figures.edge_charts[r.name]])]
 
+    def progressive_meters(self) -> list:
+        """Each bet that pays a progressive meter: its return as a function of the meter."""
+        if not self.figures.meters:
+            return []
+        given = ", ".join(f"{name} = {value}" for name, value in self.scope.meters)
+        return [Heading(2, "Progressive meters"), para(
+            f"Some payouts are shares of a progressive meter. Every other table of this report takes the meter "
+            f"given ({given}); here each such bet's EV is shown as a function of its meter (exact: it is linear in "
+            "the meter), with the break-even value, at which the house edge is 0, and the house edge at shares of it: "
+            "a meter a bet pays gives the bettor the edge above its break-even; a commission, below it."),
+            *(Table(f"meter-{self.slugs[view.data['rules']]}-{view.data['bet']}", view) for view in self.figures.meters)]
+
     def return_tables(self) -> list:
         return [Heading(2, "Return tables"), para(
             "Each bet's pay lines as a return table: the combinations that settle the bet on each line (ordered "
@@ -417,6 +434,12 @@ class Sheet:
                  "can be dealt from this shoe (no replacement), each weighted by its number of ordered card "
                  "sequences, gives one joint distribution of totals, third cards, naturals, pairs and suits; every "
                  "bet is a function of it. Fractions stay exact until a table rounds them (half to even)."),
+            *([para("Bets across coups (" + ", ".join(sorted({b.id for r in self.scope.rules for b in r.bets
+                                                               if b.series is not None})) + ") follow the coups "
+                    "after they are placed; their figures are exact for independent coups, each with this shoe's "
+                    "exact chances. A real shoe's coups are not independent and it ends at the cut card: `baccarat "
+                    "simulate` deals real shoes and gives that figure with its 95% confidence interval.")]
+              if any(b.series is not None for r in self.scope.rules for b in r.bets) else []),
             para("The effect of removal enumerates the shoe again with one card of each rank taken out. The "
                  "infinite-deck column interpolates the exact counts of 1 to 7 decks, which are polynomials of "
                  "degree 6 in the number of decks, and takes their leading coefficients."),

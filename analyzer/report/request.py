@@ -4,14 +4,17 @@ bad input fails at once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from ..bets import RuleSet
 from ..cards import Shoe, make_shoe
 from ..engine import enumerate_coup
 from ..errors import BaccaratError
 from ..knowledge import NOTHING, Knowledge
-from ..rulefile import get_rules
+from ..amounts import parse_amount
+from ..rulefile import SYMBOL, get_rules
+from ..symbolic import free_symbols, to_fraction, to_sympy
 
 REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit
 SMALLEST_SHOE = 7  # cards: the effect of removal takes one out and still deals a coup
@@ -28,6 +31,7 @@ class Request:
     side_bets: str | None = None  # comma-separated bet ids to chart beside the main bets
     known: tuple[str, ...] = ()  # POS=CARDS: what is known of the coup's cards
     paper: str = "a4"  # the PDF's page size: a4 or letter
+    meters: tuple[str, ...] = ()  # NAME=AMOUNT: the value of a payout symbol (a progressive meter)
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,8 @@ class Scope:
     deck_counts: tuple[int, ...]
     side_bets: tuple[str, ...] | None  # None: the most sensitive to removal, per rule set
     knowledge: Knowledge = NOTHING
+    meters: tuple = ()  # (name, value) of each payout symbol (a progressive meter), as given
+    progressives: tuple = ()  # (rule set name, the bet with its symbols) of each bet that pays a meter
 
 
 def scope(request: Request) -> Scope:
@@ -50,7 +56,8 @@ def scope(request: Request) -> Scope:
     (['standard'], 312, (1, 2, 4, 6, 8))
     """
     knowledge = Knowledge.parse(request.known)
-    rule_sets = numeric_rules(request.rules or ("standard",))
+    meters = parse_meters(request.meters)
+    rule_sets, progressives = numeric_rules(request.rules or ("standard",), meters)
     shoe = make_shoe(request.decks, request.remove, request.shoe_file)
     if shoe.size < SMALLEST_SHOE:
         raise BaccaratError(f"a report needs a shoe of at least {SMALLEST_SHOE} cards for the effect of removal "
@@ -58,21 +65,79 @@ def scope(request: Request) -> Scope:
     side_bets = side_bets_to_chart(request.side_bets, rule_sets)
     for r in rule_sets:
         enumerate_coup(shoe, r.tableau, knowledge)  # the known cards must be possible in this shoe
-    return Scope(rule_sets, shoe, deck_counts(shoe), side_bets, knowledge)
+    return Scope(rule_sets, shoe, deck_counts(shoe), side_bets, knowledge, tuple(meters.items()), progressives)
 
 
-def numeric_rules(names) -> tuple[RuleSet, ...]:
-    """The rule sets of these names or files, each once, every payout a number (not a symbol)."""
+def parse_meters(items) -> dict:
+    """NAME=AMOUNT items (``J=250000``) as name -> Fraction, each name once.
+
+    >>> parse_meters(["J=250000", "K = 12.5"])
+    {'J': Fraction(250000, 1), 'K': Fraction(25, 2)}
+    """
+    out = {}
+    for item in items:
+        name, sep, amount = item.partition("=")
+        name = name.strip()
+        if not sep or not SYMBOL.match(name):
+            raise BaccaratError("{meters}: {item} is not NAME=AMOUNT (a payout symbol and its value, e.g. J=250000)",
+                                names=("meters",), item=repr(item))
+        if name in out:
+            raise BaccaratError("{meters}: {name} is given twice", names=("meters",), name=name)
+        try:
+            out[name] = parse_amount(amount.strip(), name, "its value")
+        except BaccaratError as error:
+            raise BaccaratError("{meters}: {error}", names=("meters",), error=str(error)) from None
+    return out
+
+
+def numeric_rules(names, meters: dict | None = None) -> tuple[tuple[RuleSet, ...], tuple]:
+    """The rule sets of these names or files, each once, every payout a number: a payout symbol (a
+    progressive meter) takes its value from ``meters``. Also (rule set name, bet) of each bet that
+    had a symbol, as written, for the report's section on them."""
+    meters = meters or {}
     rule_sets = tuple(get_rules(name) for name in names)
     names = [r.name for r in rule_sets]
     if len(set(names)) < len(names):
         raise BaccaratError(f"rule set {next(n for n in names if names.count(n) > 1)!r} is given twice")
+    out, progressives, used = [], [], set()
     for r in rule_sets:
+        bets = []
         for bet in r.bets:
             if not bet.numeric:
-                raise BaccaratError(f"rule set {r.name!r}: bet {bet.id!r} has a symbolic payout; "
-                                    "a report needs numbers (use `baccarat solve` for symbols)")
-    return rule_sets
+                progressives.append((r.name, bet))
+                bet = valued(bet, meters, r.name)
+                used |= set(map(str, symbols_of(progressives[-1][1])))
+            bets.append(bet)
+        out.append(replace(r, bets=tuple(bets)) if progressives and progressives[-1][0] == r.name else r)
+    unused = sorted(set(meters) - used)
+    if unused:
+        raise BaccaratError("{meters}: no bet pays {unused}", names=("meters",), unused=", ".join(unused))
+    return tuple(out), tuple(progressives)
+
+
+def symbols_of(bet) -> set:
+    return set().union(*(free_symbols(x) for x in (bet.commission, *(ln.pays for ln in bet.lines))))
+
+
+def valued(bet, meters: dict, rules_name: str):
+    """The bet with every payout symbol given its value from ``meters``."""
+    missing = sorted(str(x) for x in symbols_of(bet) if str(x) not in meters)
+    if missing:
+        raise BaccaratError("rule set {rules}: bet {bet} pays {missing}: a report needs its value, give it with {meters} "
+                            "{first}=AMOUNT (`baccarat solve` finds the break-even meter)", names=("meters",),
+                            rules=repr(rules_name), bet=repr(bet.id), missing=", ".join(missing), first=missing[0])
+
+    def number(x):
+        if isinstance(x, Fraction):
+            return x
+        return to_fraction(to_sympy(x).subs({s: to_sympy(meters[str(s)]) for s in free_symbols(x)}))
+
+    commission = number(bet.commission)
+    if commission >= 1:
+        raise BaccaratError("{meters}: bet {bet} of rule set {rules}: its commission would be {share} (it must be "
+                            "below 100%)", names=("meters",), bet=repr(bet.id), rules=repr(rules_name),
+                            share=f"{commission * 100}%")
+    return replace(bet, commission=commission, lines=tuple(replace(ln, pays=number(ln.pays)) for ln in bet.lines))
 
 
 def side_bets_to_chart(ids: str | None, rule_sets) -> tuple[str, ...] | None:

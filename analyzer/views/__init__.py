@@ -10,6 +10,7 @@ removal    effects of removal (eor)
 counting   count systems (counting)
 advantage  what seeing some of the cards is worth (advantage)
 simulation shoes dealt and tallied (simulate)
+runs       runs of a result in a shoe, for game protection (runs)
 chemin     chemin de fer solved as a game (chemin)
 
 Here: what every view says of a shoe and of known cards.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..analysis import analyse
-from ..bets import BetResult, RuleSet, evaluate
+from ..bets import INDEPENDENT, BetResult, RuleSet, evaluate
 from ..cards import Shoe, shoe_in_play
 from ..engine import enumerate_coup, infinite_deck, possible_coup
 from ..errors import Unsatisfiable
@@ -25,7 +25,7 @@ def bet_row(result: BetResult) -> dict:
         "pays_brief": pay_table(bet, brief=True),
         "source": bet.source,
         "lines": [
-            {"label": ln.label, "pays": ln.pays, "probability": p}
+            {"label": ln.label, "pays": ln.pays, "probability": p} | ({"written": ln.written} if ln.written else {})
             for ln, p in zip(bet.lines, result.line_probabilities)
         ],
         "win": result.win,
@@ -36,7 +36,16 @@ def bet_row(result: BetResult) -> dict:
         "house_edge_resolved": result.house_edge_resolved,
         "variance": result.variance,
         "hits_one_in": result.hits_one_in,
-    }
+    } | ({"model": result.model} if result.model else {})
+
+
+def model_note(bets) -> str:
+    """The model under which the figures of bets across coups are exact, naming them, or ''."""
+    across = [bet.id for bet in bets if bet.series is not None]
+    if not across:
+        return ""
+    named = ", ".join(across[:4]) + (f" and {len(across) - 4} more" if len(across) > 4 else "")
+    return f"\nbets across coups ({named}): exact for {INDEPENDENT}"
 
 
 EDGE_COLUMNS = [
@@ -57,7 +66,7 @@ def line_rows(row: dict) -> list[dict]:
     """One row per pay line of a bet that has several: its payout and its share of win or push."""
     if len(row["lines"]) < 2:
         return []
-    return [{"bet": row["bet"], "line": ln["label"], "name": f"· {ln['label']}", "pays_brief": payout_text(ln["pays"]),
+    return [{"bet": row["bet"], "line": ln["label"], "name": f"· {ln['label']}", "pays_brief": ln.get("written") or payout_text(ln["pays"]),
              ("push" if ln["pays"] == 0 else "win"): ln["probability"]} for ln in row["lines"]]
 
 
@@ -69,7 +78,8 @@ def edge(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
     total = results[0].total if results else enumerate_coup(shoe, rules.tableau, knowledge).total
     rows = [bet_row(result) for result in results]
     return View(
-        title=f"House edge: rules {rules.name} ({rules.description}); shoe {shoe.describe()}{given(knowledge)}",
+        title=f"House edge: rules {rules.name} ({rules.description}); shoe {shoe.describe()}{given(knowledge)}"
+              + model_note(rules.bets),
         columns=EDGE_COLUMNS,
         rows=[shown for row in rows for shown in [row] + line_rows(row)],
         data={"rules": rules.name, "description": rules.description, "tableau": rules.tableau.name,
@@ -91,7 +101,7 @@ def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False
         for bet in bets
     ]
     return View(
-        title=f"House edge compared (ties and pushes counted as bets){given(knowledge)}",
+        title=f"House edge compared (ties and pushes counted as bets){given(knowledge)}" + model_note(bets),
         columns=[Column("name", "bet")] + [Column(f"v{i}", label, "percent") for i, (label, _, _) in enumerate(variants)],
         rows=rows,
         data={
@@ -144,7 +154,8 @@ def now(rules: RuleSet, shoe: Shoe, dealt, positive_only: bool = False, knowledg
     if positive_only:
         view = edge(rules.only(positive), left, knowledge)
     view.title = (f"Next coup after {len(dealt)} cards dealt: shoe {left.describe()}; rules {rules.name}{given(knowledge)}\n"
-                  f"Positive expectation: {', '.join(positive) or 'none'}")
+                  f"Positive expectation: {', '.join(positive) or 'none'}"
+                  + model_note(rules.only(positive).bets if positive_only else rules.bets))
     view.data |= {"dealt": len(dealt), "positive": positive}
     return view
 

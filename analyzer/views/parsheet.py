@@ -13,6 +13,7 @@ from ..errors import BaccaratError
 from ..knowledge import NOTHING, Knowledge
 from ..render import Column, View
 from . import given, known_data, shoe_data
+from .edge import model_note
 
 
 RETURN_COLUMNS = [
@@ -34,13 +35,14 @@ def returns(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
         result = evaluate(bet, dist)
         lines = [{"event": r.event, "pays": r.pays, "combinations": r.combinations, "probability": r.probability,
                   "return": r.ret} for r in ps.return_table(result)]
-        total = {"event": "total", "combinations": result.total, "probability": Fraction(1), "return": result.ev}
+        total = {"event": "total", "combinations": result.total if bet.series is None else None,
+                 "probability": Fraction(1), "return": result.ev}
         bets.append({"bet": bet.id, "name": bet.name, "lines": lines, "total": total})
         rows += [{"bet": bet.id, "name": bet.name, **ln} for ln in lines + [total]]
     return View(
         title=(f"Return tables: rules {rules.name}; shoe {shoe.describe()}{given(knowledge)}\n"
                "pays: units won per unit bet (commission paid; -1: the bet loses); return = pays x probability; "
-               "the total's return is the EV"),
+               "the total's return is the EV" + model_note(rules.bets)),
         columns=RETURN_COLUMNS,
         rows=rows,
         data={"rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge), "total": dist.total, "bets": bets},

@@ -20,13 +20,15 @@ def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None, knowle
     given ``knowledge`` of the coming coup's cards."""
     removal = effect_of_removal(rules, shoe, progress, knowledge)
     kind = unit_kind(unit)
-    bets, outcomes = removal_rows(removal), removal_rows(removal.outcomes)
+    across = {b.id for b in rules.bets if b.series is not None}
+    bets, outcomes = removal_rows(removal, across), removal_rows(removal.outcomes)
     for row in outcomes:
         row["bet"] = f"P({row['bet']})"
     return View(
         title=(f"Effect of removing one card (change in EV per unit; + helps the bettor): rules {rules.name}; "
                f"shoe {shoe.describe()}\nzero = T/J/Q/K together; sum check = sum over ranks of cards left x EoR "
-               f"(exactly 0)" + (given(knowledge) + "; each card's weight is also the chance of the known cards "
+               f"(exactly 0)" + ("; none for bets across coups, whose EV is no linear function of one coup's chances"
+                                 if across else "") + (given(knowledge) + "; each card's weight is also the chance of the known cards "
                                  "once it is gone" if knowledge else "")),
         columns=[Column("bet", "bet"), Column("ev", "EV", "percent")]
         + [Column(r, r, kind) for r in RANKS] + [Column("zero", "zero", kind),
@@ -43,11 +45,13 @@ def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None, knowle
     )
 
 
-def removal_rows(removal) -> list[dict]:
-    """A row for each key of a Removal: its value now, the EoR of each rank, and the sums."""
+def removal_rows(removal, across=frozenset()) -> list[dict]:
+    """A row for each key of a Removal: its value now, the EoR of each rank, and the sums (no sum
+    check for the bets ``across`` coups: the sum rule holds for a linear function of one coup's
+    chances, as the EV of a bet on one coup is, not for theirs)."""
     return [{"bet": key, "ev": base, **{RANKS[r]: (None if e is None else e[key]) for r, e in enumerate(removal.by_rank)},
              "zero": removal.zero_class(key), "sum_of_squares": removal.sum_of_squares(key),
-             "sum_check": removal.check_sum(key)} for key, base in removal.base.items()]
+             "sum_check": None if key in across else removal.check_sum(key)} for key, base in removal.base.items()]
 
 
 def eor_pairs(rules: RuleSet, shoe: Shoe, bet_id: str, unit: str = "percent", progress=None) -> View:

@@ -10,10 +10,10 @@ def simulation(sim) -> View:
     """Per bet: how often its exact EV was positive, and what a bettor who bets exactly then
     wins per shoe (expected, and realized on the dealt coups), with standard errors."""
     per_bet = summaries(sim)
-    rows = [vars(s) | {"who": "perfect"} for s in per_bet]
+    rows = [{k: _plain(v) for k, v in vars(s).items()} | {"who": "perfect"} for s in per_bet]
     counted = counter_summary(sim)
     if counted is not None:
-        rows.append(vars(counted) | {"who": "counter"})
+        rows.append({k: _plain(v) for k, v in vars(counted).items()} | {"who": "counter"})
     t, deal = sim.tally, sim.deal
     title = (f"{sim.shoes:,} shoes of {deal.decks} decks, cut card {deal.cut} cards from the end, burn {deal.burn}, "
              f"seed {sim.seed} (rules {sim.rules.name}); {t.coups / t.shoes:.2f} coups per shoe\n"
@@ -26,6 +26,15 @@ def simulation(sim) -> View:
                Column("realized_per_shoe", "realized/shoe", "number"), Column("realized_se", "realized SE", "number")]
     if counted is not None:
         columns.insert(1, Column("who", "bettor"))
+    if any(s.placed_per_shoe is not None for s in per_bet):
+        title += ("\nbets across coups (placed/shoe > 0): placed one unit wherever their rules allow and followed "
+                  "through the coups (into the next shoe where their rules say so); return/bet = what they won per unit on these real shoes, with its 95% "
+                  "interval; independent = exact EV for independent coups, each from the full shoe")
+        for row in rows:
+            if row.get("return_low") is not None:
+                row["interval"] = f"{100 * row['return_low']:.2f}% to {100 * row['return_high']:.2f}%"
+        columns += [Column("placed_per_shoe", "placed/shoe", "number"), Column("return_per_bet", "return/bet", "percent"),
+                    Column("interval", "95% interval"), Column("independent", "independent", "percent")]
     data = {
         "rules": sim.rules.name, "decks": deal.decks, "cut": deal.cut, "burn": deal.burn, "shoes": sim.shoes,
         "seed": sim.seed, "coups": int(t.coups),

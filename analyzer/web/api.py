@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import batch, cardcount
-from ..bets import MAIN_BETS, RuleSet
+from ..bets import INDEPENDENT, MAIN_BETS, RuleSet
+from ..check import check_bet
 from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
 from ..engine import Recent
@@ -34,8 +35,8 @@ class Limits:
     dealt: int = 24 * 52  # cards in the dealt list
     rate: float = 20.0  # requests a second of one client, on average
     burst: int = 60  # and at most this many at once
-    bets: int = 64  # bets of a rule set (the catalogue has 63) ...
-    lines: int = 256  # ... and pay lines in all (the catalogue has 112): the work of one request
+    bets: int = 96  # bets of a rule set (the catalogue has 67) ...
+    lines: int = 256  # ... and pay lines in all (the catalogue has 140): the work of one request
     card_decks: int = 8  # the largest shoe on which a card-level bet that does not compile is counted (seconds each)
 
 
@@ -92,6 +93,8 @@ def designer(request: dict, limits: Limits) -> dict:
     house_edge = -table["total"]["return"]
     return {"rules": rules.name, "bets": [b.id for b in rules.bets],
             "bet": {"id": bet.id, "name": bet.name, "pays": pay_table(bet)},
+            "warnings": [finding.line() for finding in check_bet(bet, rules)],
+            **({"model": INDEPENDENT} if bet.series is not None else {}),
             "returns": rows, "house_edge": to_json(house_edge), "house_edge_shown": cell_text(house_edge, "percent"),
             "break_even": [break_even(rules, shoe, bet.id, i, ln.label) for i, ln in enumerate(bet.lines, 1)],
             "catalogue": catalogue(shoe)}

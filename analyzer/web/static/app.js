@@ -61,6 +61,7 @@ function compareFractions(a, b) {
 
 /** An integer count with thousands separators, as the command line prints it (exact: a string of digits). */
 function grouped(count) {
+  if (count == null) return "";
   return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
@@ -374,7 +375,8 @@ function renderNow(data) {
     const cell = (key) => el("td", { class: `num ${key.replace("_", "-")}` }, shown[key] ?? bet[key] ?? "");
     return el("tr", { class: positive.has(bet.bet) ? "positive" : "", dataset: { bet: bet.bet } },
       el("th", { scope: "row", class: "bet", title: `${bet.bet}: ${bet.pays || ""}` }, bet.name,
-        positive.has(bet.bet) ? el("span", { class: "badge" }, "+EV") : null),
+        positive.has(bet.bet) ? el("span", { class: "badge" }, "+EV") : null,
+        bet.model ? el("span", { class: "model-note", title: `Exact for ${bet.model}` }, " (independent coups)") : null),
       el("td", { class: "pays", title: bet.pays || "" }, bet.pays_brief || bet.pays || ""),
       cell("ev"), cell("house_edge"), cell("win"), cell("push"), cell("loss"));
   }));
@@ -653,6 +655,9 @@ function renderDesign(data) {
   $("design-edge").textContent = data.house_edge_shown ?? data.house_edge;
   $("design-name").textContent = `${data.bet.name} (${data.bet.id})`;
   $("design-pays").textContent = data.bet.pays || "";
+  const notes = [...(data.warnings || []), ...(data.model ? [`Exact for ${data.model}.`] : [])];
+  $("design-warnings").replaceChildren(...notes.map((text) => el("li", {}, text)));
+  $("design-warnings").hidden = notes.length === 0;
 
   $("returns").tBodies[0].replaceChildren(...data.returns.map((row) => el("tr", { class: row.event === "total" ? "total" : "" },
     el("th", { scope: "row" }, row.event),
