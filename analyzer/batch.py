@@ -693,8 +693,9 @@ def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
 
 
 def series_evs(plan: RulePlan, lines: np.ndarray, total: np.ndarray) -> dict:
-    """bet index -> [shoe] exact EV of each bet across coups (series.py), shoe by shoe in
-    Fractions; shoes whose counts for the bet's conditions agree share one answer."""
+    """bet index -> [shoe] exact EV of each bet across coups (series.py), shoe by shoe: by the
+    closed form in integers where it applies (series.geometric_ev), else by the law of its count;
+    shoes whose counts for the bet's conditions agree share one answer."""
     out = {}
     for b, bet in enumerate(plan.rules.bets):
         if bet.series is None:

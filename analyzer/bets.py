@@ -155,8 +155,9 @@ def _sum(terms, start):
 class BetResult:
     """A bet's exact results: the ordered 6-card sequences settled by each pay line, out of
     ``total`` (for a bet across coups, each line's probability under independent coups as a
-    numerator over their common denominator ``total``: see ``model``). Probabilities, EV and variance are Fractions, made when asked: with numeric
-    payouts from integer sums over one common denominator (one Fraction each)."""
+    numerator over their common denominator ``total``: see ``model``). Probabilities, EV and
+    variance are Fractions, made when asked: with numeric payouts from integer sums over one
+    common denominator (one Fraction each)."""
 
     bet: Bet
     sequences: tuple[int, ...]

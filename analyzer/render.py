@@ -71,7 +71,21 @@ def decimal(q, places: int) -> str:
     >>> decimal(Fraction(2, 3), 4), decimal(Fraction(-1, 8), 2), decimal(Fraction(-1, 1000), 2), decimal(10**30, 1)
     ('0.6667', '-0.12', '-0.00', '1000000000000000000000000000000.0')
     """
-    return fixed_point(round(Fraction(q) * 10**places), places, negative=Fraction(q) < 0)
+    q = q if isinstance(q, Fraction) else Fraction(q)
+    return rounded(q.numerator, q.denominator, places)
+
+
+def rounded(numerator: int, denominator: int, places: int) -> str:
+    """numerator / denominator (denominator > 0) rounded half-even to ``places`` decimals, in
+    integers alone: a table of a thousand cells makes no Fraction.
+
+    >>> rounded(1, 8, 2), rounded(3, 8, 2), rounded(-3, 8, 2), rounded(2, 3, 0)
+    ('0.12', '0.38', '-0.38', '1')
+    """
+    scaled, rest = divmod(abs(numerator) * 10**places, denominator)
+    if 2 * rest > denominator or (2 * rest == denominator and scaled % 2):  # half to even, as round() does
+        scaled += 1
+    return fixed_point(scaled, places, negative=numerator < 0)
 
 
 def fixed_point(scaled: int, places: int, negative: bool) -> str:
@@ -87,7 +101,8 @@ def percent(q, places: int = 4) -> str:
     >>> percent(Fraction(-1, 80))
     '-1.2500%'
     """
-    return decimal(Fraction(q) * 100, places) + "%"
+    q = q if isinstance(q, Fraction) else Fraction(q)
+    return rounded(q.numerator * 100, q.denominator, places) + "%"
 
 
 def scientific(q, digits: int = 4) -> str:

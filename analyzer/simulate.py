@@ -16,10 +16,12 @@ realized      what the same bets actually won on the dealt coups (a Monte Carlo 
 placed        a bet across coups (series.py), placed one unit at every coup its placement
               allows (after a coup that meets ``placed_after``, or a run of ``placed_after_run``
               counted coups; at every coup where it names neither), and followed through the
-              coups of the same shoe (and into the next shoe dealt, where its rules say it continues):
-              its return per bet placed on real shoes dealt to the cut
-              card, with a 95% confidence interval (a ratio over shoes, its standard error by the
-              delta method), beside its exact figure for independent coups on the full shoe.
+              coups of its shoe (and where its rules say it continues, through the shoes dealt
+              after it, up to FOLLOWED coups past its shoe's end): its return per bet placed on
+              real shoes dealt to the cut card, with a 95% confidence interval (a ratio over
+              shoes, its standard error by the delta method), beside its exact figure for
+              independent coups on the full shoe. The perfect bettor and the counter, too, bet it
+              only where it may be placed.
 
 Each coup's EVs are exact (the batch evaluator); the *statistics* over coups and shoes are Monte
 Carlo estimates, accumulated in float64 and reported with their standard errors. Shoe i is

@@ -162,3 +162,13 @@ def test_the_fuzzers_reach_both_outcomes():
         parse_amount("J J", "f", "k", {"J"})
     assert parse_rules('name = "f"\n[[bets]]\nid = "b"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n', "f", None)
     assert shoe_from_mapping(json.loads('{"ranks": {"A": 4}}')).size == 4
+
+
+@FUZZ
+@given(st.fractions(max_denominator=10**6), st.integers(0, 8))
+def test_decimals_are_python_rounding_of_the_exact_value(q, places):
+    """render.decimal and percent round in integers alone; Python's round() of the Fraction
+    (half to even) is the second route."""
+    from analyzer.render import decimal, fixed_point, percent
+    assert decimal(q, places) == fixed_point(round(q * 10**places), places, negative=q < 0)
+    assert percent(q, places) == fixed_point(round(q * 100 * 10**places), places, negative=q < 0) + "%"
