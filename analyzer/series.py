@@ -15,7 +15,10 @@ any, first). Under it the count is a stopped random walk, and its law is exact:
   counts with probability q = c / (c + e), so P(count = k) = q^k (1 - q) below the cap ``most``
   and P(count = most) = q^most (a geometric law; without a cap, P(count >= k) = q^k);
 - with a limit of N coups, the law is the N steps of the chain on the count (at most
-  MAX_COUPS steps of at most MAX_COUPS + 1 states, in Fractions).
+  MAX_COUPS steps of at most MAX_COUPS + 1 states, in integers).
+
+Where nothing can end an unlimited bet on a shoe, its law is the limit as the chance of an end
+goes to 0 (see :func:`count_law`).
 
 In a real shoe the coups are not independent (each takes cards from the next one's shoe), and a
 shoe dealt to its cut card may end before the bet settles: ``baccarat simulate`` deals real shoes
@@ -29,8 +32,9 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .errors import BaccaratError
+from .layout import Needs
 
-MAX_COUPS = 100  # coups a bet may follow: a shoe deals about 80; the chain is MAX_COUPS**2 Fraction steps
+MAX_COUPS = 100  # coups a bet may follow: a shoe deals about 80; the chain is MAX_COUPS**2 / 2 integer steps
 SHOE_ENDS = ("continues", "settles", "push")  # what a bet still open when the cut card comes out does
 
 
@@ -48,9 +52,7 @@ class Count:
     def holds(self, k: int) -> bool:
         return any(low <= k and (high is None or k <= high) for low, high in self.ranges)
 
-    def needs(self):
-        from .layout import Needs
-
+    def needs(self) -> Needs:
         return Needs()  # reads nothing of a coup: the series' own conditions do
 
 
