@@ -23,7 +23,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 
 from ..errors import BaccaratError, error_line
 from ..userfiles import parse_json
-from . import api
+from . import api, openapi
 
 STATIC = resources.files(__package__) / "static"
 
@@ -47,6 +47,10 @@ def create_app(limits: api.Limits = api.Limits()) -> Flask:
     def page():
         return app.send_static_file("index.html")
 
+    @app.get("/api/openapi.json")
+    def openapi_description():
+        return jsonify(openapi.description())
+
     @app.get("/api/rules")
     def rules():
         return jsonify(api.rules_index())
@@ -66,8 +70,12 @@ def create_app(limits: api.Limits = api.Limits()) -> Flask:
 
     @app.errorhandler(HTTPException)
     def http_error(error):
-        return failure(error.code or 500, error.description if error.code != 413 else
-                       f"the request is larger than {limits.body // 1024} KiB")
+        response = failure(error.code or 500, error.description if error.code != 413 else
+                           f"the request is larger than {limits.body // 1024} KiB")
+        allow = dict(error.get_headers()).get("Allow")  # a 405 says which methods there are (RFC 9110)
+        if allow:
+            response[0].headers["Allow"] = allow
+        return response
 
     @app.errorhandler(Exception)
     def defect(error):  # one line on the server's terminal too; BACCARAT_DEBUG=1 logs the traceback

@@ -1,0 +1,124 @@
+"""The JSON API described once, as OpenAPI 3.1: served at ``/api/openapi.json``, checked by the
+tests against what the server answers (and fuzzed from it), rendered by the docs.
+
+Exact values are strings: a fraction ``"p/q"`` (``"n"`` for an integer) or, where a payout is a
+symbol, the expression in it. A figure as the command line shows it is the ``*_shown`` string
+beside it.
+"""
+
+from __future__ import annotations
+
+from .. import __version__
+from ..cards import RANKS
+
+EXACT = {"type": "string", "description": "an exact value: \"p/q\", an integer \"n\", or an expression in a payout "
+                                          "symbol", "minLength": 1}
+NULLABLE_EXACT = {"anyOf": [EXACT, {"type": "null"}]}
+TEXT = {"type": "string"}
+
+
+def obj(properties: dict, required=None, extra: bool = False) -> dict:
+    """An object schema: these properties, all required unless ``required`` says which."""
+    return {"type": "object", "properties": properties, "required": list(properties) if required is None else required,
+            "additionalProperties": extra}
+
+
+SHOE = obj({"cards": {"type": "integer", "minimum": 0},
+            "ranks": obj({r: {"type": "integer", "minimum": 0} for r in RANKS}),
+            "description": TEXT})
+LINE = obj({"label": TEXT, "pays": EXACT, "probability": EXACT, "written": TEXT}, required=["label", "pays", "probability"])
+BET = obj({"bet": TEXT, "name": TEXT, "pays": TEXT, "pays_brief": TEXT, "source": TEXT,
+           "lines": {"type": "array", "items": LINE},
+           **{key: EXACT for key in ("win", "push", "loss", "ev", "house_edge")},
+           "house_edge_resolved": NULLABLE_EXACT, "variance": EXACT, "hits_one_in": NULLABLE_EXACT,
+           "model": {"type": "string", "description": "for a bet across coups: the model its figures are exact under"}},
+          required=["bet", "name", "pays", "pays_brief", "source", "lines", "win", "push", "loss", "ev", "house_edge",
+                    "house_edge_resolved", "variance", "hits_one_in"])
+SHOWN = obj({key: TEXT for key in ("ev", "house_edge", "win", "push", "loss")})
+COUNT = obj({"name": TEXT, "tags": {"type": "array", "items": {"type": "integer"}, "minItems": 10, "maxItems": 10},
+             "running": {"type": "integer"}, "true": EXACT, "true_shown": TEXT})
+NOW_RESPONSE = obj({
+    "rules": TEXT, "description": TEXT, "tableau": TEXT, "shoe": SHOE,
+    "known": {"type": "object", "additionalProperties": TEXT, "description": "what is known of each position"},
+    "total": {"type": "integer", "minimum": 0}, "bets": {"type": "array", "items": BET},
+    "dealt": {"type": "integer", "minimum": 0}, "positive": {"type": "array", "items": TEXT},
+    "shown": {"type": "object", "additionalProperties": SHOWN},
+    "count": {"anyOf": [COUNT, {"type": "null"}]}, "left_out": {"type": "array", "items": TEXT},
+    "count_systems": {"type": "array", "items": TEXT}, "server_ms": {"type": "number", "minimum": 0}},
+    required=["rules", "description", "tableau", "shoe", "total", "bets", "dealt", "positive", "shown", "count",
+              "left_out", "count_systems", "server_ms"])
+NOW_REQUEST = obj({
+    "rules": {"type": "string", "description": "a built-in rule set (GET /api/rules); default standard"},
+    "rules_toml": {"type": "string", "description": "a rule file's text, instead of rules"},
+    "decks": {"type": "integer", "minimum": 1, "maximum": 24, "description": "full decks (default 8)"},
+    "shoe_toml": {"type": "string", "description": "a shoe file's text (TOML), instead of decks"},
+    "shoe_json": {"type": "string", "description": "a shoe file's text (JSON), instead of decks"},
+    "dealt": {"type": "string", "description": "the cards dealt so far, e.g. \"9 8 K Ah\""},
+    "known": {"type": "array", "items": TEXT, "description": "POS=CARDS items, as --known writes them"},
+    "count": {"type": "string", "description": "a count system: its name in the rule set, or 10 tags"},
+    "card_level": {"type": "boolean", "description": "follow the card-level bets too (default true)"}}, required=[])
+RETURN_ROW = obj({"event": TEXT, "pays": NULLABLE_EXACT, "combinations": {"type": ["integer", "null"]},
+                  "probability": EXACT, "return": EXACT, "pays_text": TEXT, "probability_shown": TEXT,
+                  "return_shown": TEXT}, required=["event", "probability", "return", "pays_text", "probability_shown",
+                                                   "return_shown"])
+BREAK_EVEN = {"anyOf": [obj({"line": TEXT, "pays": EXACT, "pays_text": TEXT}), obj({"line": TEXT, "error": TEXT})]}
+DESIGN_RESPONSE = obj({
+    "rules": TEXT, "bets": {"type": "array", "items": TEXT}, "bet": obj({"id": TEXT, "name": TEXT, "pays": TEXT}),
+    "warnings": {"type": "array", "items": TEXT}, "model": TEXT,
+    "returns": {"type": "array", "items": RETURN_ROW}, "house_edge": EXACT, "house_edge_shown": TEXT,
+    "break_even": {"type": "array", "items": BREAK_EVEN},
+    "catalogue": {"type": "array", "items": obj({"bet": TEXT, "name": TEXT, "house_edge": EXACT,
+                                                 "house_edge_shown": TEXT})},
+    "server_ms": {"type": "number", "minimum": 0}},
+    required=["rules", "bets", "bet", "warnings", "returns", "house_edge", "house_edge_shown", "break_even",
+              "catalogue", "server_ms"])
+DESIGN_REQUEST = obj({"rules_toml": {"type": "string", "description": "the rule file's text"},
+                      "bet": {"type": "string", "description": "the bet's id (default: the file's first bet)"},
+                      "decks": {"type": "integer", "minimum": 1, "maximum": 24}}, required=["rules_toml"])
+RULES_RESPONSE = obj({"rules": {"type": "array", "items": obj({"name": TEXT, "bets": {"type": "integer", "minimum": 1},
+                                                               "tableau": TEXT, "description": TEXT})}})
+ERROR = obj({"error": {"type": "string", "minLength": 1, "description": "one line"},
+             "line": {"type": ["integer", "null"], "description": "the rule file's line the error is on, if known"}},
+            required=["error"])
+
+
+def error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def answer(schema: str, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+
+def posted(schema: str) -> dict:
+    return {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+
+REFUSALS = {"400": error("bad input: one line saying what and where"),
+            "413": error("the request is larger than the server takes"),
+            "429": error("too many requests from this client: wait a moment (Retry-After)")}
+
+
+def description() -> dict:
+    """The OpenAPI 3.1 description of the JSON API."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "baccarat live page API", "version": __version__,
+                 "description": "Exact odds of the coming coup of a shoe in play, and a bet's design. Exact values are "
+                                "strings \"p/q\"; the *_shown strings are the decimals the command line prints."},
+        "paths": {
+            "/api/rules": {"get": {"summary": "The built-in rule sets", "operationId": "rules",
+                                   "responses": {"200": answer("Rules", "the built-in rule sets")}}},
+            "/api/now": {"post": {"summary": "Every bet's exact edge on the next coup of a shoe in play",
+                                  "operationId": "now", "requestBody": posted("NowRequest"),
+                                  "responses": {"200": answer("Now", "what `baccarat now --format json` gives, and the "
+                                                                     "decimals shown"), **REFUSALS}}},
+            "/api/design": {"post": {"summary": "A bet of a rule file as its designer sees it", "operationId": "design",
+                                     "requestBody": posted("DesignRequest"),
+                                     "responses": {"200": answer("Design", "the return table, house edge, break-even "
+                                                                           "payouts and the catalogue beside it"),
+                                                   **REFUSALS}}},
+        },
+        "components": {"schemas": {"Rules": RULES_RESPONSE, "NowRequest": NOW_REQUEST, "Now": NOW_RESPONSE,
+                                   "DesignRequest": DESIGN_REQUEST, "Design": DESIGN_RESPONSE, "Error": ERROR}},
+    }
