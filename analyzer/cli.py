@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import re
 import shlex
 import signal
 import sys
@@ -818,8 +819,10 @@ def finite(ctx, param, value: float) -> float:
               help="The port to listen on (0: a free one, printed when the server starts).")
 @click.option("--rate", default=20.0, show_default=True, type=click.FloatRange(min=0.1, max=100_000), callback=finite,
               help="Requests a second one client may make, on average (bursts of three seconds' worth).")
+@click.option("--token", metavar="TOKEN", help="An access token the page and the API require (8 to 128 letters, digits, "
+              "- or _). Listening beyond this machine always requires one: without --token, one is made and printed.")
 @domain_errors
-def serve(host, port, rate):
+def serve(host, port, rate, token):
     """A web page on this machine: the shoe in play and a side-bet designer.
 
     Track a shoe card by card and see every bet's exact edge after each card; edit a side bet's
@@ -828,15 +831,20 @@ def serve(host, port, rate):
     """
     if not host.strip():
         raise click.ClickException("--host needs an address, such as 127.0.0.1 (this machine) or 0.0.0.0 (every network)")
+    if token is not None and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", token):
+        raise click.ClickException("--token: 8 to 128 letters, digits, - or _ (it goes into the page's address)")
+    if token is None and host not in LOCAL_HOSTS:
+        token = importlib.import_module("secrets").token_urlsafe(18)
     limits = web.api.Limits(rate=rate, burst=max(1, int(3 * rate)))
     try:
-        server = web.app.server(host, port, limits)
+        server = web.app.server(host, port, limits, token)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"Serving on http://{shown}:{server.port}/ (Ctrl-C to stop)")
+    click.echo(f"Serving on http://{shown}:{server.port}/{'?token=' + token if token else ''} (Ctrl-C to stop)")
     if host not in LOCAL_HOSTS:
-        click.echo(f"Note: listening on {host}: whoever can reach this machine can use the page", err=True)
+        click.echo(f"Note: listening on {host}: whoever can reach this machine and has the address with its token can "
+                   "use the page; the traffic is not encrypted (put a TLS proxy in front: see the README)", err=True)
     try:
         server.serve_forever()
     except Stopped:  # the way a server is meant to end: not a failure

@@ -356,3 +356,38 @@ def test_a_chunked_body_is_held_to_the_same_limit(live):
         response = connection.getresponse()
         assert response.status == status, response.read()
         connection.close()
+
+
+def test_with_a_token_the_page_and_the_api_need_it():
+    client = create_app(token="s3cret-token").test_client()
+    refused = client.post("/api/now", json={})
+    assert refused.status_code == 401 and refused.headers["WWW-Authenticate"] == "Bearer"
+    assert refused.get_json() == {"error": "this server needs its access token: send Authorization: Bearer TOKEN"}
+    assert client.post("/api/now", json={}, headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert client.post("/api/now", json={}, headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
+    assert client.get("/api/rules").status_code == client.get("/api/openapi.json").status_code == 401
+    assert client.get("/").status_code == 401 and client.get("/?token=wrong").status_code == 401
+    page = client.get("/?token=s3cret-token")
+    assert page.status_code == 200 and '<meta name="baccarat-token" content="s3cret-token">' in page.get_data(as_text=True)
+    assert client.get("/static/app.js").status_code == 200  # the script is no secret
+    open_page = create_app().test_client().get("/").get_data(as_text=True)
+    assert '<meta name="baccarat-token" content="">' in open_page  # on this machine alone: no token
+
+
+def test_listening_beyond_this_machine_always_takes_a_token():
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--host", "0.0.0.0", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    try:
+        line = process.stdout.readline()
+        token = line.split("?token=")[1].split()[0]
+        assert len(token) >= 20 and line.startswith("Serving on http://0.0.0.0:")
+        assert "has the address with its token" in process.stderr.readline()  # said before it serves
+        time.sleep(0.3)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=10)
+    assert process.returncode == 0
+    bad = subprocess.run([sys.executable, "-m", "analyzer", "serve", "--token", "a b"], capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stderr == ("Error: --token: 8 to 128 letters, digits, - or _ (it goes into the "
+                                                  "page's address)\n")

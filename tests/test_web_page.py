@@ -219,3 +219,27 @@ def test_a_renamed_bet_is_followed(page):
     page.fill("#toml", DRAGON.replace('id = "dragon_7"', 'id = "my_bet"'))
     page.wait_for_function("document.querySelector('#design-name').textContent.includes('my_bet')")
     assert page.is_hidden("#design-error")
+
+
+def test_with_a_token_the_page_carries_it_to_every_request(browser):
+    """`baccarat serve --token`: the page at the printed address works (its requests carry the
+    token); without the token the page and the API answer 401."""
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", "0", "--token", "page-token-123"],
+                               stdout=subprocess.PIPE, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    try:
+        address = process.stdout.readline().split()[2]
+        assert address.endswith("/?token=page-token-123"), address
+        tab = browser.new_page()
+        tab.set_default_timeout(10_000)
+        tab.goto(address)
+        settled(tab, 0)
+        tab.click("#card-9")
+        settled(tab, 1)
+        assert tab.inner_text("#cards-left") == "415"
+        bare = address.split("?")[0]
+        assert tab.goto(bare).status == 401
+        tab.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=10)
+    assert process.returncode == 0

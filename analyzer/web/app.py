@@ -11,13 +11,15 @@ for a rule file's TOML syntax error); a defect of ours is a 500 with one line, n
 
 from __future__ import annotations
 
+import hmac
 import os
 import socket
 import threading
 import time
+from html import escape
 from importlib import resources
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -28,12 +30,28 @@ from . import api, openapi
 STATIC = resources.files(__package__) / "static"
 
 
-def create_app(limits: api.Limits = api.Limits()) -> Flask:
-    """The application, answering within ``limits``."""
+def create_app(limits: api.Limits = api.Limits(), token: str | None = None) -> Flask:
+    """The application, answering within ``limits``; with ``token``, only to those who have it:
+    the page at ``/?token=TOKEN`` (which then carries it), the API with ``Authorization: Bearer
+    TOKEN``; anything else under /api/ or the page without it is a 401. The page's script and style
+    are not secret and stay free."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["BODY_LIMIT"] = limits.body  # checked by body() itself: werkzeug cuts a chunked body short silently
     app.json.sort_keys = False
     throttle = Throttle(limits.rate, limits.burst)
+
+    @app.before_request
+    def with_token():
+        if token is None or request.path.startswith("/static/"):
+            return None
+        given = request.args.get("token", "") if request.path == "/" else bearer(request.headers.get("Authorization", ""))
+        if hmac.compare_digest(given.encode(), token.encode()):
+            return None
+        message = ("this server needs its access token: open the address it printed when it started (with ?token=)"
+                   if request.path == "/" else "this server needs its access token: send Authorization: Bearer TOKEN")
+        response = failure(401, message)
+        response[0].headers["WWW-Authenticate"] = "Bearer"
+        return response
 
     @app.before_request
     def within_rate():  # the work is in the API's POSTs: the page, its files and the rule-set list are free
@@ -45,7 +63,11 @@ def create_app(limits: api.Limits = api.Limits()) -> Flask:
 
     @app.get("/")
     def page():
-        return app.send_static_file("index.html")
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        if token is not None:  # the page carries the token to its own requests
+            html = html.replace('<meta name="baccarat-token" content="">',
+                                f'<meta name="baccarat-token" content="{escape(token, quote=True)}">')
+        return Response(html, mimetype="text/html")
 
     @app.get("/api/openapi.json")
     def openapi_description():
@@ -84,6 +106,16 @@ def create_app(limits: api.Limits = api.Limits()) -> Flask:
         return failure(500, f"internal error, please report it: {type(error).__name__}")
 
     return app
+
+
+def bearer(header: str) -> str:
+    """The token of an ``Authorization: Bearer TOKEN`` header, else ''.
+
+    >>> bearer("Bearer abc"), bearer("Basic abc"), bearer("")
+    ('abc', '', '')
+    """
+    scheme, _, value = header.partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else ""
 
 
 def body() -> dict:
@@ -130,14 +162,14 @@ class Throttle:
             return True
 
 
-def server(host: str, port: int, limits: api.Limits = api.Limits()):
+def server(host: str, port: int, limits: api.Limits = api.Limits(), token: str | None = None):
     """A threaded WSGI server of the application, bound (port 0: a free port); its ``port``
     says which. ``serve_forever()`` serves; ``shutdown()`` from another thread
     or ``server_close()`` stops it. An address that cannot be had is an OSError (the socket is
     bound here, so that werkzeug does not print and exit on its own)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.create_server((host, port), family=family) as listening:
-        return make_server(host, listening.getsockname()[1], create_app(limits), threaded=True, request_handler=Quiet,
+        return make_server(host, listening.getsockname()[1], create_app(limits, token), threaded=True, request_handler=Quiet,
                            fd=listening.fileno())
 
 

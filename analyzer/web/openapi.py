@@ -95,6 +95,7 @@ def posted(schema: str) -> dict:
 
 
 REFUSALS = {"400": error("bad input: one line saying what and where"),
+            "401": error("the server has an access token (`baccarat serve --token`) and the request lacks it"),
             "413": error("the request is larger than the server takes"),
             "429": error("too many requests from this client: wait a moment (Retry-After)")}
 
@@ -108,7 +109,8 @@ def description() -> dict:
                                 "strings \"p/q\"; the *_shown strings are the decimals the command line prints."},
         "paths": {
             "/api/rules": {"get": {"summary": "The built-in rule sets", "operationId": "rules",
-                                   "responses": {"200": answer("Rules", "the built-in rule sets")}}},
+                                   "responses": {"200": answer("Rules", "the built-in rule sets"),
+                                                 "401": REFUSALS["401"]}}},
             "/api/now": {"post": {"summary": "Every bet's exact edge on the next coup of a shoe in play",
                                   "operationId": "now", "requestBody": posted("NowRequest"),
                                   "responses": {"200": answer("Now", "what `baccarat now --format json` gives, and the "
@@ -119,6 +121,9 @@ def description() -> dict:
                                                                            "payouts and the catalogue beside it"),
                                                    **REFUSALS}}},
         },
-        "components": {"schemas": {"Rules": RULES_RESPONSE, "NowRequest": NOW_REQUEST, "Now": NOW_RESPONSE,
+        "security": [{}, {"token": []}],  # none on this machine alone; the token where the server was given one
+        "components": {"securitySchemes": {"token": {"type": "http", "scheme": "bearer",
+                                                     "description": "the token `baccarat serve` printed"}},
+                       "schemas": {"Rules": RULES_RESPONSE, "NowRequest": NOW_REQUEST, "Now": NOW_RESPONSE,
                                    "DesignRequest": DESIGN_REQUEST, "Design": DESIGN_RESPONSE, "Error": ERROR}},
     }

@@ -74,12 +74,16 @@ function parseJSON(text) {
 
 class NetworkError extends Error {}
 
+/** The server's access token, where it has one: the page was given it (see `baccarat serve --token`). */
+const TOKEN = document.querySelector('meta[name="baccarat-token"]')?.content || "";
+const AUTHORIZATION = TOKEN ? { Authorization: `Bearer ${TOKEN}` } : {};
+
 /** POST (or GET without a body) to the server: {ok, status, data}. Throws NetworkError when it cannot be reached. */
 async function api(path, body, signal) {
   let response, text;
   try {
-    response = await fetch(path, body === undefined ? { signal } : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
+    response = await fetch(path, body === undefined ? { signal, headers: AUTHORIZATION } : {
+      method: "POST", headers: { "Content-Type": "application/json", ...AUTHORIZATION }, body: JSON.stringify(body), signal,
     });
     text = await response.text();
   } catch (error) {
