@@ -46,11 +46,15 @@ def check_bet(bet: Bet, rules: RuleSet) -> tuple[Finding, ...]:
     """The findings on one bet (of ``rules``, whose tableau deals it)."""
     dist = enumerate_coup(EVERY_SEQUENCE, rules.tableau)
     try:
-        if bet.series is not None:
-            return series_findings(bet, dist)
-        settled = evaluate(bet, dist).sequences
+        return series_findings(bet, dist) if bet.series is not None else line_findings(bet, dist)
     except BaccaratError as error:  # too detailed to count: say so, do not fail the check
         return (Finding("warning", bet.id, f"not checked: {unnamed(str(error), bet)}"),)
+
+
+def line_findings(bet: Bet, dist) -> tuple[Finding, ...]:
+    """A bet on one coup: each line that settles nothing on ``dist``, dead (it holds on no coup)
+    or shadowed (earlier lines take every coup where it holds)."""
+    settled = evaluate(bet, dist).sequences
     out = []
     for i, (ln, count) in enumerate(zip(bet.lines, settled)):
         if count:
