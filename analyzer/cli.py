@@ -41,12 +41,15 @@ class LazyModule:
 ap = LazyModule("analyzer.advantage")
 batches = LazyModule("analyzer.batch")
 cards = LazyModule("analyzer.cards")
+checks = LazyModule("analyzer.check")
 chemin_game = LazyModule("analyzer.chemin")
 counting = LazyModule("analyzer.counting")
 known_cards = LazyModule("analyzer.knowledge")
 rendering = LazyModule("analyzer.render")
 rulefile = LazyModule("analyzer.rulefile")
 shoes_dealt = LazyModule("analyzer.simulate")
+shoe_runs = LazyModule("analyzer.runs")
+secrets = LazyModule("secrets")  # a token only where the server listens beyond this machine
 tableaus = LazyModule("analyzer.tableau")
 userfiles = LazyModule("analyzer.userfiles")
 views = LazyModule("analyzer.views")  # a package: views.edge is the module analyzer.views.edge
@@ -321,7 +324,7 @@ def edge(rules, view, bet_ids, decks, remove, shoe_file, known, wide, fmt, exact
         rule_set = rule_set.only(ids)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     if rules not in BUILT_IN:  # a rule file: what `rules check` finds, on stderr (the built-ins are tested to have none)
-        for finding in importlib.import_module("analyzer.check").check_rules(rule_set):
+        for finding in checks.check_rules(rule_set):
             click.echo(finding.line(), err=True)
     if view == "edge":
         emit(narrowed(views.edge.edge(rule_set, shoe, knowledge), wide, fmt), fmt, exact)
@@ -643,8 +646,8 @@ def runs(result, most, skip_ties, rules, decks, cut, burn, shoes, seed, fmt, exa
     deal = shoes_dealt.Deal(decks, cut, burn)
     tableau = rulefile.get_rules(rules).tableau
     with progress_bar(most + shoes, "Counting runs") as advance:
-        found = importlib.import_module("analyzer.runs").runs(deal, result, most, shoes, seed, skip_ties, tableau, advance)
-    emit(importlib.import_module("analyzer.views.runs").runs_view(found, deal), fmt, exact)
+        found = shoe_runs.runs(deal, result, most, shoes, seed, skip_ties, tableau, advance)
+    emit(views.runs.runs_view(found, deal), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -834,7 +837,7 @@ def serve(host, port, rate, token):
     if token is not None and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", token):
         raise click.ClickException("--token: 8 to 128 letters, digits, - or _ (it goes into the page's address)")
     if token is None and host not in LOCAL_HOSTS:
-        token = importlib.import_module("secrets").token_urlsafe(18)
+        token = secrets.token_urlsafe(18)
     limits = web.api.Limits(rate=rate, burst=max(1, int(3 * rate)))
     try:
         server = web.app.server(host, port, limits, token)

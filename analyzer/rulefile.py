@@ -250,12 +250,7 @@ def parse_series(data, context: str, path: str, poker: Poker = Poker()) -> Serie
         return value
 
     def condition(key):
-        if key not in data:
-            return None
-        parsed = parse_condition(data[key], f"{context}: {path}.{key}", poker)
-        if tests_in(parsed) > MAX_TESTS:
-            raise BaccaratError(f"{context}: {path}.{key}: more than {MAX_TESTS:,} tests in one condition")
-        return parsed
+        return bounded_condition(data[key], context, f"{path}.{key}", poker) if key in data else None
 
     most, coups = whole("most", 1, MAX_COUNT), whole("coups", 1, MAX_COUPS)
     ends = condition("ends")
@@ -321,10 +316,16 @@ def parse_line(data: dict, context: str, path: str, symbols: set = frozenset(), 
         raise BaccaratError(f"{context}: {path}.count: a count is for a bet across coups: give the bet a series "
                             "table (series = { counts = ..., ends = ... })")
     label, pays, written = line_head(data, LINE_KEYS, "when", context, path, symbols)
-    condition = parse_condition(data["when"], f"{context}: {path}.when", poker)
+    return Line(pays, label, bounded_condition(data["when"], context, f"{path}.when", poker), written)
+
+
+def bounded_condition(table, context: str, path: str, poker: Poker):
+    """A condition at ``path`` (a pay line's ``when``, a series' ``counts``...), at most MAX_TESTS
+    tests in all."""
+    condition = parse_condition(table, f"{context}: {path}", poker)
     if tests_in(condition) > MAX_TESTS:
-        raise BaccaratError(f"{context}: {path}.when: more than {MAX_TESTS:,} tests in one condition")
-    return Line(pays, label, condition, written)
+        raise BaccaratError(f"{context}: {path}: more than {MAX_TESTS:,} tests in one condition")
+    return condition
 
 
 def tests_in(condition) -> int:
