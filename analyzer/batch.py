@@ -485,9 +485,40 @@ def analyse_one(plan: RulePlan, shoe: Shoe) -> list[BetResult] | None:
     if len(lines) < len(plan.column_cells):  # lines mixing values and hand classes
         dist = enumerate_coup(shoe, plan.rules.tableau)
         lines += [dist.count(cells) for cells in plan.column_cells[len(lines):]]
-    for b, columns in plan.card_bets:
-        lines += card_line_counts(plan.rules.bets[b], shoe, plan.rules.tableau)
+    lines += card_counts(plan, shoe)
     return [result_of(bet, [lines[k] for k in columns], total) for bet, columns in zip(plan.rules.bets, plan.line_columns)]
+
+
+def card_counts(plan: RulePlan, shoe: Shoe) -> list[int]:
+    """The card-level bets' line counts on one shoe, in the order of plan.card_bets: by the
+    polynomials compiled for many shoes where the lines compile (card_columns' own: the plan is
+    one that serves many shoes, and those evaluate fastest), the bets that share one counted
+    once; by bets.card_line_counts otherwise."""
+    rules, counts, lines, done = plan.rules, shoe.kind_counts(), [], {}
+    for (b, _), found in zip(plan.card_bets, card_polynomials(plan)):
+        if found is None:
+            lines += card_line_counts(rules.bets[b], shoe, rules.tableau)
+            continue
+        polynomials, start, width = found
+        if id(polynomials) not in done:
+            done[id(polynomials)] = polynomials.counts(counts)
+        lines += done[id(polynomials)][start:start + width]
+    return lines
+
+
+def card_polynomials(plan: RulePlan) -> list:
+    """Per card-level bet of the plan, its compiled (polynomials, first column, columns) for many
+    shoes, or None where its lines do not compile: looked up once a plan, and held by it (a look-up
+    hashes the bet's conditions)."""
+    found = plan.__dict__.get("_card_polynomials")
+    if found is None:
+        rules = plan.rules
+        prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau, many=True)
+        found = [cardcount.compiled(f"bet {bet.id!r}", bet.conditions, bet.needs, rules.tableau, many=True)
+                 if cardcount.fits(bet.needs, rules.tableau) else None
+                 for bet in (rules.bets[b] for b, _ in plan.card_bets)]
+        plan.__dict__["_card_polynomials"] = found  # one list, put whole: safe between threads
+    return found
 
 
 def shoe_counts(shoes) -> np.ndarray:

@@ -24,7 +24,7 @@ from .engine import Distribution, TooMuchDetail, cells, enumerate_cards
 from .errors import BaccaratError, expect
 from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, memo, union
-from .series import Series, line_probabilities
+from .series import Series, line_numerators, line_probabilities
 from .tableau import PUNTO_BANCO, Tableau
 
 NEVER = AnyOf(())  # a condition that holds for no coup
@@ -163,59 +163,81 @@ class BetResult:
     sequences: tuple[int, ...]
     total: int
 
-    @cached_property
-    def line_probabilities(self) -> tuple[Fraction, ...]:
-        return tuple(Fraction(c, self.total) for c in self.sequences)
+    def figures(self) -> dict:
+        """Every figure at once, worked out on first use and kept (a plain dict: a tracker asks
+        for a thousand of them after each card). With numeric payouts each is one Fraction of
+        integer sums: won W, pushed P and lost L sequences of T; d the common denominator of the
+        net payouts (Bet.integer_nets), E = sum(d net c) - d L and M = sum((d net)^2 c) + d^2 L,
+        so EV = E / (d T), the variance M / (d^2 T) - EV^2 = (M T - E^2) / (d T)^2, the edge per
+        resolved bet -E / (d (T - P)), and a win once in T / W coups."""
+        kept = self.__dict__.get("_figures")
+        if kept is None:
+            kept = self.__dict__["_figures"] = self._figures()
+        return kept
 
-    @cached_property
-    def loss(self) -> Fraction:
-        return Fraction(self.total - sum(self.sequences), self.total)
-
-    def _lines(self):
-        return zip(self.line_probabilities, self.bet.lines)
-
-    @cached_property
-    def win(self) -> Fraction:
-        return Fraction(sum(c for c, ln in zip(self.sequences, self.bet.lines) if ln.pays != 0), self.total)
-
-    @cached_property
-    def push(self) -> Fraction:
-        return Fraction(sum(c for c, ln in zip(self.sequences, self.bet.lines) if ln.pays == 0), self.total)
-
-    @cached_property
-    def ev(self):
-        """Expected value per unit staked."""
+    def _figures(self) -> dict:
+        total, lines = self.total, self.bet.lines
+        won = sum(c for c, ln in zip(self.sequences, lines) if ln.pays != 0)
+        pushed = sum(c for c, ln in zip(self.sequences, lines) if ln.pays == 0)
+        probabilities = tuple(Fraction(c, total) for c in self.sequences)
+        loss = Fraction(total - won - pushed, total)
+        out = {"line_probabilities": probabilities, "win": Fraction(won, total), "push": Fraction(pushed, total),
+               "loss": loss, "hits_one_in": Fraction(total, won) if won else None}
         if self.bet.numeric:
             scale, nets = self.bet.integer_nets
-            lost = self.total - sum(self.sequences)
-            return Fraction(sum(w * c for w, c in zip(nets, self.sequences)) - scale * lost, scale * self.total)
-        return _sum((p * self.bet.net(ln) for p, ln in self._lines() if ln.pays != 0), -self.loss)
+            lost = total - won - pushed
+            first = sum(w * c for w, c in zip(nets, self.sequences)) - scale * lost
+            second = sum(w * w * c for w, c in zip(nets, self.sequences)) + scale * scale * lost
+            out["ev"] = ev = Fraction(first, scale * total)
+            out["variance"] = Fraction(second * total - first * first, (scale * total) ** 2)
+            out["house_edge_resolved"] = None if pushed == total else Fraction(-first, scale * (total - pushed))
+        else:
+            pairs = [(p, ln) for p, ln in zip(probabilities, lines) if ln.pays != 0]
+            out["ev"] = ev = _sum((p * self.bet.net(ln) for p, ln in pairs), -loss)
+            out["variance"] = _sum((p * self.bet.net(ln) ** 2 for p, ln in pairs), loss) - ev**2
+            out["house_edge_resolved"] = None if pushed == total else -ev / (1 - out["push"])
+        out["house_edge"] = -ev
+        return out
+
+    @property
+    def line_probabilities(self) -> tuple[Fraction, ...]:
+        return self.figures()["line_probabilities"]
+
+    @property
+    def win(self) -> Fraction:
+        return self.figures()["win"]
+
+    @property
+    def push(self) -> Fraction:
+        return self.figures()["push"]
+
+    @property
+    def loss(self) -> Fraction:
+        return self.figures()["loss"]
+
+    @property
+    def ev(self):
+        """Expected value per unit staked."""
+        return self.figures()["ev"]
 
     @property
     def house_edge(self):
         """Expected loss per unit staked, ties and pushes counted as bets."""
-        return -self.ev
+        return self.figures()["house_edge"]
 
     @property
     def house_edge_resolved(self):
         """Expected loss per bet that wins or loses (pushes excluded)."""
-        return None if self.push == 1 else -self.ev / (1 - self.push)
+        return self.figures()["house_edge_resolved"]
 
-    @cached_property
+    @property
     def variance(self):
-        if self.bet.numeric:
-            scale, nets = self.bet.integer_nets
-            lost = self.total - sum(self.sequences)
-            second = Fraction(sum(w * w * c for w, c in zip(nets, self.sequences)) + scale * scale * lost,
-                              scale * scale * self.total)
-            return second - self.ev**2
-        second = _sum((p * self.bet.net(ln) ** 2 for p, ln in self._lines() if ln.pays != 0), self.loss)
-        return second - self.ev**2
+        return self.figures()["variance"]
 
     @property
     def hits_one_in(self) -> Fraction | None:
         """The bet wins once in this many coups on average (1 / P(win))."""
-        return 1 / self.win if self.win else None
+        return self.figures()["hits_one_in"]
 
     def record(self) -> dict:
         """The result as a plain record: the bet's id and name, the exact probabilities, EV,
@@ -277,6 +299,10 @@ def result_of(bet: Bet, counts, total: int, later=None, later_total: int | None 
         return BetResult(bet, tuple(int(c) for c in counts), int(total))
     first = (int(counts[0]), int(counts[1]), int(total))
     rest = first if later is None else (int(later[0]), int(later[1]), int(later_total))
+    if first[0] * rest[2] == rest[0] * first[2] and first[1] * rest[2] == rest[1] * first[2]:  # every coup alike
+        fast = line_numerators(bet, rest[0], rest[1])
+        if fast is not None:
+            return BetResult(bet, *fast)
     try:
         chances = line_probabilities(bet, first, rest)
     except BaccaratError as error:

@@ -266,7 +266,7 @@ class Polynomials:
 
     def cells(self) -> int:
         built = sum(len(parent) for parent, _ in self.levels + self.block_levels)
-        return 2 * built + self.blocks.size + self.coefficients.size + 1
+        return 2 * built + self.blocks.size + 2 * self.coefficients.size + 1  # twice: their float copy (transposed)
 
     def last_shoe(self, n: tuple) -> list[int]:
         """:meth:`counts`, kept for the last shoe asked: the bets that share one compilation are
@@ -313,10 +313,19 @@ class Polynomials:
             blocks = build(self.block_levels, by_suit).reshape(-1, 4, len(n))  # [block product, suit, shoe]
             values = values * injective_sums(blocks, self.blocks)
         out = np.zeros((self.coefficients.shape[1], len(n)), dtype)
-        for free, start, end in self.free:  # the free positions' (N-d)(N-d-1)...(N-5), after the product
+        for (free, start, end), weights in zip(self.free, self.transposed(dtype)):
             ways = np.array([falling(int(x) - (SIX - free), free) for x in size.tolist()]).astype(dtype)
-            out += (self.coefficients[start:end].T.astype(dtype) @ values[start:end]) * ways
+            out += (weights @ values[start:end]) * ways  # the free positions' (N-d)(N-d-1)...(N-5), after the product
         return out.T
+
+    def transposed(self, dtype) -> list[np.ndarray]:
+        """Each run's coefficients [line, term] in ``dtype``, converted once and kept (a tracker
+        evaluates the same polynomials after every card)."""
+        kept = self.__dict__.setdefault("_transposed", {})
+        key = np.dtype(dtype).str
+        if key not in kept:
+            kept[key] = [np.ascontiguousarray(self.coefficients[start:end].T.astype(dtype)) for _, start, end in self.free]
+        return kept[key]
 
 
 SUIT_KINDS = np.array([[k % 4 == s for k in range(KINDS)] for s in range(4)])  # [suit, kind]

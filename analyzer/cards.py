@@ -225,10 +225,17 @@ class Shoe:
             raise BaccaratError("cards by index are (rank, suit) pairs: rank 0-12, suit 0-3 or None")
         if len(cards) > self.size:
             raise BaccaratError(f"cannot remove {len(cards)} cards from a shoe of {self.size}")
-        shoe = self
+        rows = [list(row) for row in self.counts]  # one Shoe at the end, not one a card: as without_card, card by card
         for rank, suit in cards:
-            shoe = shoe.without_card(rank, suit)
-        return shoe
+            if type(rank) is not int or not 0 <= rank < 13 or not (suit is None or type(suit) is int and 0 <= suit < 4):
+                self.without_card(rank, suit)  # its error
+            row = rows[rank]
+            if suit is None:
+                suit = max(range(4), key=lambda s: (row[s], -s))
+            if row[suit] == 0:
+                Shoe(tuple(map(tuple, rows))).without_card(rank, suit)  # its error, on the shoe as it is then
+            row[suit] -= 1
+        return Shoe(tuple(map(tuple, rows)))
 
     def canonical(self) -> Shoe:
         """The shoe with its suits relabelled into a standard order (columns sorted), a

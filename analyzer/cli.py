@@ -824,13 +824,23 @@ def finite(ctx, param, value: float) -> float:
               help="Requests a second one client may make, on average (bursts of three seconds' worth).")
 @click.option("--token", metavar="TOKEN", help="An access token the page and the API require (8 to 128 letters, digits, "
               "- or _). Listening beyond this machine always requires one: without --token, one is made and printed.")
+@click.option("--workers", default=0, show_default=True, type=click.IntRange(0, 64),
+              help="Worker processes that compute the answers (0: one per core of this machine).")
+@click.option("--time-limit", default=10.0, show_default=True, type=click.FloatRange(min=0.1, max=3600), callback=finite,
+              metavar="SECONDS", help="The longest a request may compute: it is then stopped, its worker replaced, and "
+                                      "the client answered 503.")
+@click.option("--memory", default=1024, show_default=True, type=click.IntRange(512, 1 << 20), metavar="MB",
+              help="The memory (address space) each worker may have: a request that needs more is answered 503 and "
+                   "its worker replaced.")
 @domain_errors
-def serve(host, port, rate, token):
+def serve(host, port, rate, token, workers, time_limit, memory):
     """A web page on this machine: the shoe in play and a side-bet designer.
 
     Track a shoe card by card and see every bet's exact edge after each card; edit a side bet's
     pay table and see its return table and house edge as you type. The page calls the same
-    library as the command line (a JSON API: see the README). Ctrl-C stops the server.
+    library as the command line (a JSON API: see the README). The answers are computed by worker
+    processes, one per core, each request within a time limit and each worker within a memory
+    limit. Ctrl-C or SIGTERM stops the server and its workers.
     """
     if not host.strip():
         raise click.ClickException("--host needs an address, such as 127.0.0.1 (this machine) or 0.0.0.0 (every network)")
@@ -840,7 +850,7 @@ def serve(host, port, rate, token):
         token = secrets.token_urlsafe(18)
     limits = web.api.Limits(rate=rate, burst=max(1, int(3 * rate)))
     try:
-        server = web.app.server(host, port, limits, token)
+        server = web.serving.Server(host, port, limits, token, web.serving.Settings(workers, time_limit, memory * 2**20))
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     shown = f"[{host}]" if ":" in host else host
@@ -849,11 +859,12 @@ def serve(host, port, rate, token):
         click.echo(f"Note: listening on {host}: whoever can reach this machine and has the address with its token can "
                    "use the page; the traffic is not encrypted (put a TLS proxy in front: see the README)", err=True)
     try:
-        server.serve_forever()
-    except Stopped:  # the way a server is meant to end: not a failure
+        if RECEIVED:  # a stop signal whose Stopped Python had to drop (in a finaliser) while the server started
+            raise Stopped(RECEIVED[0])
+        server.run()  # until a stop signal: the way a server is meant to end, not a failure
         ignore_stop_signals()  # a second Ctrl-C while it closes, or while Python exits, changes nothing
         ENDED_BY_SIGNAL.append(True)
         RECEIVED.clear()
         click.echo("Stopped.")
     finally:
-        server.server_close()
+        server.close()

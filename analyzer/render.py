@@ -58,6 +58,8 @@ def exact(q) -> str:
 
     A symbolic value (a sympy expression in a payout symbol) is shown as its expression.
     """
+    if type(q) is Fraction:
+        return str(q)
     return str(Fraction(q)) if is_number(q) else str(q)
 
 
@@ -213,6 +215,15 @@ def table_cells(view: View, show_exact: bool):
 
 def to_json(value):
     """JSON-ready: Fractions become ``"p/q"`` strings; ints stay JSON integers."""
+    kind = type(value)  # the common kinds first, by type alone: a tracker's answer holds a thousand values
+    if kind is str or kind is int or kind is bool or value is None or kind is float:
+        return value
+    if kind is Fraction:
+        return str(value)
+    if kind is dict:
+        return {k: to_json(v) for k, v in value.items()}
+    if kind is list:
+        return [to_json(v) for v in value]
     if isinstance(value, Fraction):
         return exact(value)
     if not isinstance(value, (dict, list, tuple, str, int, float, bool, type(None))):

@@ -27,6 +27,7 @@ and gives that figure with its confidence interval.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -185,6 +186,42 @@ def geometric_ev(bet, counts: int, ends: int) -> Fraction | None:
         power *= counts
     total += net[top] * power
     return Fraction(total, scale * s**top)
+
+
+def line_numerators(bet, counts: int, ends: int) -> tuple[tuple[int, ...], int] | None:
+    """Each pay line's chance of settling a bet across coups with no limit of coups and every
+    coup alike (no known cards), as integer numerators over one denominator, in lowest terms as a
+    whole; None where the geometric law does not apply (``coups``, or no coup decides). With
+    s = counts + ends and B = bounds_of(lines), the count is k < B with chance
+    counts^k ends s^(B-k-1) / s^B (capped at ``most``: counts^most s^(B-most) / s^B there, 0
+    past it), and B or more with chance counts^B / s^B; these sum to s^B (telescoping). The
+    common factor g of them all is divided out: (n / g) / (s^B / g) is the form line_probabilities'
+    Fractions give over their least common denominator."""
+    series = bet.series
+    decide = counts + ends
+    if series.coups is not None or decide == 0:
+        return None
+    bounds, line_of = lines_by_count(bet)
+    most = series.most
+    law = [0 if most is not None and k > most else counts**k * decide ** (bounds - k) if k == most
+           else counts**k * ends * decide ** (bounds - k - 1) for k in range(bounds)]
+    law.append(counts**bounds if most is None or most >= bounds else 0)
+    out = [0] * len(bet.lines)
+    for k, chance in enumerate(law):
+        if line_of[k] is not None:
+            out[line_of[k]] += chance
+    denominator = decide**bounds
+    g = math.gcd(denominator, *out)
+    return tuple(n // g for n in out), denominator // g
+
+
+@lru_cache(maxsize=256)
+def lines_by_count(bet) -> tuple[int, tuple]:
+    """(B, line): B = bounds_of(lines), and line[k] the index of the pay line that settles a
+    count k = 0 .. B (B: B or more), None where none does."""
+    bounds = bounds_of(bet.lines)
+    return bounds, tuple(next((i for i, ln in enumerate(bet.lines) if ln.condition.holds(k)), None)
+                         for k in range(bounds + 1))
 
 
 @lru_cache(maxsize=256)

@@ -6,6 +6,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -24,7 +25,8 @@ from analyzer.bets import Bet, Line, RuleSet
 from analyzer.cli import cli
 from analyzer.render import percent
 from analyzer.web import api
-from analyzer.web.app import create_app, server
+from analyzer.web.app import create_app
+from analyzer.web.serving import FRONT_MEMORY, Pool, Settings, server_memory
 
 DRAGON = '''name = "my-side-bet"
 description = "A side bet of my own"
@@ -194,7 +196,7 @@ def test_other_http_errors_are_json(client):
 
 
 def test_a_defect_is_a_500_with_one_line(monkeypatch):
-    monkeypatch.setattr(api, "tracker", lambda *a: 1 / 0)
+    monkeypatch.setitem(api.COMPUTED, "/api/now", lambda *a: 1 / 0)
     response = create_app().test_client().post("/api/now", json={})
     assert response.status_code == 500
     assert response.get_json() == {"error": "internal error, please report it: ZeroDivisionError"}
@@ -239,16 +241,230 @@ def start(*args):
     return process, line.split()[2]
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
-def test_serve_starts_on_a_free_port_and_stops_cleanly(stop):
-    process, url = start("--port", "0")
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (Linux: /proc)."""
+    out, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for task in os.listdir(f"/proc/{parent}/task") if os.path.isdir(f"/proc/{parent}/task") else []:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as children:
+                    found = {int(c) for c in children.read().split()}
+            except OSError:
+                continue
+            todo += found - out
+            out |= found
+    return out
+
+
+def alive(pids) -> set[int]:
+    return {p for p in pids if os.path.exists(f"/proc/{p}") and "Z" not in open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[:1]}
+
+
+def workers_of(pid: int) -> set[int]:
+    """The worker processes of a server: its fork server's children."""
+    forkservers = [p for p in children(pid) if "forkserver" in open(f"/proc/{p}/cmdline").read()]
+    return set().union(*(children(p) for p in forkservers))
+
+
+def children(pid: int) -> set[int]:
     try:
+        with open(f"/proc/{pid}/task/{pid}/children") as found:
+            return {int(c) for c in found.read().split()}
+    except OSError:
+        return set()
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the process tree from Linux's /proc")
+
+
+@needs_proc
+@pytest.mark.parametrize("stop", ["Ctrl-C", signal.SIGTERM])
+def test_serve_starts_on_a_free_port_and_stops_cleanly(stop):
+    # Ctrl-C at a terminal reaches the whole process group (the server, its fork server and its
+    # workers); SIGTERM the server alone. Either way: exit 0, one line, no process left behind.
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", "0", "--workers", "3"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    try:
+        url = process.stdout.readline().split()[2]
         with urllib.request.urlopen(url + "api/rules", timeout=10) as response:
             assert json.load(response) == cli_json("rules", "list")
+        assert call(url, {"dealt": "5 6"})[1] == 200
+        assert len(workers_of(process.pid)) == 3
+        below = descendants(process.pid)
     finally:
-        process.send_signal(stop)
-        out, err = process.communicate(timeout=10)
+        if stop == "Ctrl-C":
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            process.send_signal(stop)
+        out, err = process.communicate(timeout=20)
     assert process.returncode == 0 and out == "Stopped.\n" and err == ""
+    deadline = time.monotonic() + 5
+    while alive(below) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(below)
+
+
+@needs_proc
+@pytest.mark.parametrize("after", [0.3, 0.9, 1.5])
+def test_a_stop_signal_while_the_workers_start_leaves_nothing_behind(after):
+    # the fork server compiles the page's rule sets for a second or two before the first worker
+    # starts: Ctrl-C to the whole group then is one line, no traceback, and nothing left
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--workers", "2"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(after)
+    below = descendants(process.pid)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=20)
+    # (in the fork server's first tenth of a second, before it ignores Ctrl-C, it may print a traceback too)
+    assert (process.returncode == 130 and err.endswith("Error: interrupted (Ctrl-C)\n")
+            or process.returncode == 0 and out.endswith("Stopped.\n") and err == ""), (out, err)
+    time.sleep(0.5)
+    assert not alive(below | descendants(process.pid))
+
+
+def test_closing_the_pool_under_requests_answers_them_and_raises_nothing():
+    with Pool(Settings(workers=2), api.Limits()) as pool:
+        with ThreadPoolExecutor(6) as threads:
+            answers = [threads.submit(pool.answer, "/api/now", json.dumps(HEAVY if i % 2 else {"dealt": "5"}).encode())
+                       for i in range(6)]
+            time.sleep(0.5)
+            pool.close()
+            statuses = [a.result(timeout=20)[0] for a in answers]
+    assert set(statuses) <= {200, 503} and 503 in statuses
+
+
+@needs_proc
+def test_the_page_is_served_while_every_worker_is_busy():
+    process, url = start("--workers", "1", "--rate", "1000")
+    try:
+        with ThreadPoolExecutor(7) as threads:
+            busy = [threads.submit(call, url, HEAVY) for _ in range(7)]
+            time.sleep(0.3)
+            begin = time.perf_counter()
+            with urllib.request.urlopen(url + "api/rules", timeout=10) as response:
+                assert response.status == 200
+            assert time.perf_counter() - begin < 1
+            assert all(b.result(timeout=120)[1] == 200 for b in busy)
+        request = urllib.request.Request(url + "api/now", b"x" * 300_000, {"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 413 and json.load(refused.value) == {"error": "the request is larger than 256 KiB"}
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=20)
+
+
+HEAVY = {"rules": "catalog", "known": ["1=red", "2=red"]}  # seconds of compiling in a fresh worker
+
+
+@needs_proc
+def test_a_request_past_the_time_limit_is_stopped_and_its_worker_replaced():
+    process, url = start("--time-limit", "0.3", "--workers", "1", "--rate", "1000")
+    try:
+        before = workers_of(process.pid)
+        seconds, status, data = call(url, HEAVY)
+        assert status == 503 and seconds < 3 and "took longer than 0.3 s" in data["error"] and set(data) == {"error"}
+        after = workers_of(process.pid)
+        assert len(before) == len(after) == 1 and not before & after  # replaced
+        assert call(url, {"dealt": "5 6"})[1] == 200  # and the new one answers
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    assert err == "stopped a request to /api/now after 0.3 s, the time limit; its worker has been replaced\n"
+
+
+@needs_proc
+def test_a_request_whose_client_has_gone_is_stopped():
+    process, url = start("--workers", "1", "--rate", "1000")
+    try:
+        before = workers_of(process.pid)
+        body = json.dumps(HEAVY).encode()
+        port = int(url.rsplit(":", 1)[1].rstrip("/"))
+        with socket.create_connection(("127.0.0.1", port)) as gone:
+            gone.sendall(b"POST /api/now HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+            time.sleep(0.3)  # computing
+        deadline = time.monotonic() + 1.5  # well before the heavy request would be done
+        while workers_of(process.pid) & before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not workers_of(process.pid) & before  # its worker stopped, and replaced:
+        assert call(url, {"dealt": "5 6"})[1] == 200
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=20)
+
+
+def test_a_worker_out_of_memory_answers_503_and_is_replaced():
+    # The pool as the library gives it: a worker limited to a little more than it holds at the
+    # start; the catalogue with two known cards needs more.
+    with Pool(Settings(workers=1, memory=400 * 2**20), api.Limits()) as pool:
+        first = pool.pids()
+        status, payload = pool.answer("/api/now", json.dumps(HEAVY).encode())
+        assert status == 503 and "more memory than a worker of this server may hold" in json.loads(payload)["error"]
+        assert pool.pids() != first and pool.replaced == 1
+        status, payload = pool.answer("/api/now", b'{"dealt": "5 6"}')
+        assert status == 200 and json.loads(payload)["dealt"] == 2
+
+
+def test_a_worker_killed_is_replaced_idle_or_busy():
+    with Pool(Settings(workers=1), api.Limits()) as pool:
+        os.kill(pool.pids()[0], signal.SIGKILL)  # idle: the next request goes to its replacement
+        time.sleep(0.2)
+        status, payload = pool.answer("/api/now", b'{"dealt": "5 6"}')
+        assert status == 200 and pool.replaced == 1
+        killer = threading.Timer(0.3, lambda: os.kill(pool.pids()[0], signal.SIGKILL))  # busy: 503, replaced
+        killer.start()
+        status, payload = pool.answer("/api/now", json.dumps(HEAVY).encode())
+        killer.join()
+        assert status == 503 and "killed by SIGKILL" in json.loads(payload)["error"] and pool.replaced == 2
+        assert pool.answer("/api/now", b'{"dealt": "5 6"}')[0] == 200
+
+
+@needs_proc
+def test_the_server_stays_within_its_stated_memory(capsys):
+    # The worst requests the limits allow, two at a time (one a worker): card-level bets with
+    # known cards, 24 decks, the largest rule file, bad requests. The resident memory of the
+    # server and every process below it, sampled throughout, stays within the bound the README
+    # states: each worker within its address-space limit, the HTTP process within FRONT_MEMORY.
+    process, url = start("--workers", "2", "--rate", "1000")
+    peak = {"all": 0, "front": 0}
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            sizes = {p: resident(p) for p in {process.pid} | descendants(process.pid)}
+            peak["all"] = max(peak["all"], sum(sizes.values()))
+            peak["front"] = max(peak["front"], sizes.get(process.pid, 0))
+            time.sleep(0.02)
+
+    many = "\n".join(f'[[bets]]\nid = "b{i}"\nname = "B{i}"\nlines = [{{ when = {{ player_cards = {{ suit = "hearts", '
+                     f'count = {i % 3 + 1} }} }}, pays = {i + 2} }}]' for i in range(96))
+    worst = [HEAVY, {"rules": "catalog", "known": ["1=red", "2=black", "3=red"]}, {"rules": "catalog", "decks": 24},
+             {"rules_toml": 'name = "many"\n' + many, "decks": 8}, {"rules": "catalog", "dealt": "A " * 1000}]
+    watcher = threading.Thread(target=sample)
+    watcher.start()
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda body: call(url, body)[1], worst * 2))
+    finally:
+        done.set()
+        watcher.join()
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=20)
+    with capsys.disabled():
+        print(f"\nmemory: answers {sorted(answers)}; peak resident {peak['all'] / 2**20:.0f} MB in all, "
+              f"{peak['front'] / 2**20:.0f} MB the HTTP process")
+    assert set(answers) <= {200, 400, 503} and answers.count(200) >= 4
+    assert peak["front"] <= FRONT_MEMORY and peak["all"] <= server_memory(Settings(workers=2)), peak
+
+
+def resident(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, IndexError):
+        return 0
 
 
 def test_serve_refuses_a_port_in_use():
@@ -270,17 +486,6 @@ def live():
     yield url
     process.send_signal(signal.SIGINT)
     assert process.communicate(timeout=10)[0] == "Stopped.\n" and process.returncode == 0
-
-
-def test_the_server_in_a_thread():
-    httpd = server("127.0.0.1", 0)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        assert call(f"http://127.0.0.1:{httpd.port}/", {"dealt": "5"})[1] == 200
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def call(url: str, body: dict) -> tuple[float, int, dict]:

@@ -26,7 +26,7 @@ from analyzer.eor import effect_of_removal, evs
 from analyzer.knowledge import Knowledge
 from analyzer.render import decimal, percent
 from analyzer.rulefile import BUILT_IN, get_rules, parse_rules
-from analyzer.series import geometric_ev
+from analyzer.series import geometric_ev, line_numerators, line_probabilities
 from analyzer.simulate import Deal, followed, placed, simulate, summaries
 
 from dealer import POINT_VALUE, deal
@@ -287,6 +287,28 @@ def test_with_every_coup_deciding_the_unlimited_law_equals_the_paths_to_the_cap(
         expected = path_law(first, rest, None, 10)
         assert list(result_of(bet, first[:2], first[2], rest[:2], rest[2]).line_probabilities) == [
             expected[k] for k in range(11)]
+
+
+def test_the_integer_law_equals_the_fraction_law():
+    # result_of's fast path (series.line_numerators, every coup alike, no coup limit) against
+    # series.line_probabilities' Fractions, numerators over their least common denominator
+    bets = STREAKS + [
+        each_count(6, '{ counts = { winner = "banker" }, ends = { winner = "tie" }, most = 4 }'),
+        each_count(3, '{ counts = { winner = "banker" }, ends = { winner = "player" } }'),
+        rules_of('[[bets]]\nid = "tail"\nlines = [{ count = { min = 2 }, pays = 3 }, { count = [0, 5], pays = 1 }]\n'
+                 'series = { counts = { winner = "player" }, ends = { winner = "banker" }, most = 7 }\n').bets[0]]
+    rng = random.Random(7)
+    for bet in bets:
+        for _ in range(200):
+            total = rng.randint(1, 10**15)
+            counts = rng.randint(0, total)
+            ends = rng.randint(0, total - counts)
+            if counts + ends == 0:
+                assert line_numerators(bet, counts, ends) is None
+                continue
+            chances = line_probabilities(bet, (counts, ends, total), (counts, ends, total))
+            scale = math.lcm(*(p.denominator for p in chances))
+            assert line_numerators(bet, counts, ends) == (tuple(int(p * scale) for p in chances), scale), bet.id
 
 
 def test_a_count_within_n_coups_is_binomial():

@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..analysis import analyse
 from ..bets import INDEPENDENT, BetResult, RuleSet, evaluate
 from ..cards import Shoe, shoe_in_play
-from ..engine import enumerate_coup, infinite_deck, possible_coup
+from ..engine import Recent, enumerate_coup, infinite_deck, possible_coup
 from ..errors import Unsatisfiable
 from ..knowledge import NOTHING, Knowledge
 from ..render import Column, View, pay_table, payout_text
@@ -17,26 +17,35 @@ from . import given, known_data, shoe_data
 
 def bet_row(result: BetResult) -> dict:
     """Every figure of a bet's house-edge table, exact."""
-    bet = result.bet
+    bet, figures = result.bet, result.figures()
+    pays, brief = pay_tables(bet)
     return {
         "bet": bet.id,
         "name": bet.name,
-        "pays": pay_table(bet),
-        "pays_brief": pay_table(bet, brief=True),
+        "pays": pays,
+        "pays_brief": brief,
         "source": bet.source,
         "lines": [
             {"label": ln.label, "pays": ln.pays, "probability": p} | ({"written": ln.written} if ln.written else {})
-            for ln, p in zip(bet.lines, result.line_probabilities)
+            for ln, p in zip(bet.lines, figures["line_probabilities"])
         ],
-        "win": result.win,
-        "push": result.push,
-        "loss": result.loss,
-        "ev": result.ev,
-        "house_edge": result.house_edge,
-        "house_edge_resolved": result.house_edge_resolved,
-        "variance": result.variance,
-        "hits_one_in": result.hits_one_in,
+        **{key: figures[key] for key in FIGURES},
     } | ({"model": result.model} if result.model else {})
+
+
+FIGURES = ("win", "push", "loss", "ev", "house_edge", "house_edge_resolved", "variance", "hits_one_in")
+
+
+PAY_TABLES = Recent(4096, size=lambda kept: 1)  # id(bet) -> (bet, its pay table in words, in brief)
+
+
+def pay_tables(bet) -> tuple[str, str]:
+    """The bet's pay table in words, whole and brief (render.pay_table), worked out once a bet:
+    a tracker shows the same bets after every card."""
+    kept = PAY_TABLES.get(id(bet))
+    if kept is None or kept[0] is not bet:  # the cache holds the bet: its id is its own while kept
+        kept = PAY_TABLES.put(id(bet), (bet, pay_table(bet), pay_table(bet, brief=True)))
+    return kept[1], kept[2]
 
 
 def model_note(bets) -> str:

@@ -4,6 +4,9 @@ prints). No Flask here: app.py carries requests to these functions and their err
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 import re
 import time
 from dataclasses import dataclass
@@ -15,7 +18,7 @@ from ..check import check_bet
 from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
 from ..engine import Recent
-from ..errors import BaccaratError
+from ..errors import BaccaratError, error_line
 from ..knowledge import Knowledge
 from ..render import cell_text, decimal, pay_table, percent, to_json
 from ..rulefile import BUILT_IN, get_rules, parse_rules
@@ -60,10 +63,11 @@ def tracker(request: dict, limits: Limits) -> dict:
     knowledge = Knowledge.parse(strings(request, "known"))
     chosen = rules if flag(request, "card_level", True) else value_level(rules)
     check_work(chosen, shoe, limits)
-    left_out = [b.id for b in rules.bets if b not in chosen.bets]
+    followed = {b.id for b in chosen.bets}
+    left_out = [b.id for b in rules.bets if b.id not in followed]
     view = now(compiled(chosen), shoe, dealt, knowledge=knowledge)
     data = to_json(view.data)
-    data["shown"] = {b["bet"]: {key: cell_text(b[key], "percent") for key in SHOWN} for b in view.data["bets"]}
+    data["shown"] = {b["bet"]: {key: cell_text(b[key], "percent") for key in SHOWN} for b in view.data["bets"]}  # ~350 cells
     data |= {"count": counter(request, rules, dealt, data["shoe"]["cards"]), "left_out": left_out,
              "count_systems": [name for name, _ in rules.count_systems]}
     return data
@@ -252,8 +256,44 @@ def toml_line(message: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def timed(function, *args) -> dict:
-    """``function(*args)`` with the server's time in milliseconds beside it."""
+def answer(path: str, data: bytes, limits: Limits) -> tuple[int, bytes]:
+    """The answer to a POST of ``data`` to ``path`` (a key of COMPUTED): its HTTP status and its
+    JSON text, with the server's time in milliseconds beside the figures. A request's own fault
+    is a 400 with one line (and ``line``, for a rule file's TOML syntax error); running out of the
+    memory a worker may hold is a 503; a defect of ours is a 500 with one line (logged too), never
+    a traceback. This is all the work a worker process of the server does."""
     start = time.perf_counter()
-    data = function(*args)
-    return data | {"server_ms": round((time.perf_counter() - start) * 1000, 2)}
+    try:
+        value = COMPUTED[path](request_object(data), limits)
+    except BaccaratError as error:
+        message = error_line(str(error))
+        return 400, dumps({"error": message, "line": toml_line(message)})
+    except MemoryError:
+        return 503, dumps({"error": "the request needs more memory than a worker of this server may hold: ask less of it "
+                                    "(fewer bets, a smaller shoe, fewer known cards)"})
+    except Exception as error:  # one line on the server's terminal too; BACCARAT_DEBUG=1 logs the traceback
+        logging.getLogger("analyzer.web").error("internal error, please report it: %s: %s", type(error).__name__, error,
+                                                exc_info=bool(os.environ.get("BACCARAT_DEBUG")))
+        return 500, dumps({"error": f"internal error, please report it: {type(error).__name__}"})
+    return 200, dumps(value | {"server_ms": round((time.perf_counter() - start) * 1000, 2)})
+
+
+def request_object(data: bytes) -> dict:
+    """A request's body, read as a shoe file's JSON is (nesting, duplicate keys and long numbers
+    refused: userfiles.parse_json); a BaccaratError when it is not a JSON object."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BaccaratError("the request must be JSON text in UTF-8") from None
+    value = parse_json(text, "request")
+    if not isinstance(value, dict):
+        raise BaccaratError("the request must be a JSON object")
+    return value
+
+
+def dumps(value) -> bytes:
+    """JSON text as Flask's jsonify writes it (compact, ASCII, keys in their order, a newline)."""
+    return (json.dumps(value, separators=(",", ":")) + "\n").encode()
+
+
+COMPUTED = {"/api/now": tracker, "/api/design": designer}  # the requests that compute: a worker process answers them

@@ -1,9 +1,10 @@
 """The Flask application of `baccarat serve`: the page, the JSON API, and the limits that keep
-one client from taking the server (request size, shoe size, request rate).
+one client from taking the server (request size, shoe size, request rate, access token).
 
 Flask because the work is synchronous and CPU-bound (an exact enumeration or a matrix product a
-request): a plain WSGI application in a threaded server fits it, with no event loop to keep
-free; Flask is small, well kept, and its test client drives the API without a socket.
+request): a plain WSGI application fits it, with no event loop to keep free; Flask is small, well
+kept, and its test client drives the API without a socket. The requests that compute are
+answered by api.answer: in this process, or by the server's worker processes (serving.Pool).
 
 Every answer is JSON: 200 with the data, or 4xx with ``{"error": "one line"}`` (and ``"line"``
 for a rule file's TOML syntax error); a defect of ours is a 500 with one line, never a traceback.
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import hmac
 import os
-import socket
 import threading
 import time
 from html import escape
@@ -21,20 +21,18 @@ from importlib import resources
 
 from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
-from werkzeug.serving import WSGIRequestHandler, make_server
 
-from ..errors import BaccaratError, error_line
-from ..userfiles import parse_json
 from . import api, openapi
 
 STATIC = resources.files(__package__) / "static"
 
 
-def create_app(limits: api.Limits = api.Limits(), token: str | None = None) -> Flask:
+def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool=None) -> Flask:
     """The application, answering within ``limits``; with ``token``, only to those who have it:
     the page at ``/?token=TOKEN`` (which then carries it), the API with ``Authorization: Bearer
     TOKEN``; anything else under /api/ or the page without it is a 401. The page's script and style
-    are not secret and stay free."""
+    are not secret and stay free. With a ``pool`` (serving.Pool), its workers compute the answers;
+    without, this process does."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["BODY_LIMIT"] = limits.body  # checked by body() itself: werkzeug cuts a chunked body short silently
     app.json.sort_keys = False
@@ -78,17 +76,18 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None) -> F
         return jsonify(api.rules_index())
 
     @app.post("/api/now")
-    def now():
-        return jsonify(api.timed(api.tracker, body(), limits))
-
     @app.post("/api/design")
-    def design():
-        return jsonify(api.timed(api.designer, body(), limits))
-
-    @app.errorhandler(BaccaratError)
-    def bad_input(error):
-        message = error_line(str(error))
-        return failure(400, message, line=api.toml_line(message))
+    def computed():
+        data = body()
+        if pool is None:
+            status, payload = api.answer(request.path, data, limits)
+        else:  # a client that has gone (waitress says so) has its computation stopped
+            status, payload = pool.answer(request.path, data, request.environ.get("waitress.client_disconnected",
+                                                                                  lambda: False))
+        response = Response(payload, status, mimetype="application/json")
+        if status == 503:
+            response.headers["Retry-After"] = "10"
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(error):
@@ -118,21 +117,13 @@ def bearer(header: str) -> str:
     return value.strip() if scheme.lower() == "bearer" else ""
 
 
-def body() -> dict:
-    """The request's JSON object, read as a shoe file's JSON is (nesting, duplicate keys and long
-    numbers refused: userfiles.parse_json); a BaccaratError when it is not one."""
+def body() -> bytes:
+    """The request's body, at most the limit (api.answer reads it as JSON)."""
     limit = current_app.config["BODY_LIMIT"]
     data = request.stream.read(limit + 1)  # one check for a declared length and a chunked body alike
     if len(data) > limit:
         raise RequestEntityTooLarge()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BaccaratError("the request must be JSON text in UTF-8") from None
-    value = parse_json(text, "request")
-    if not isinstance(value, dict):
-        raise BaccaratError("the request must be a JSON object")
-    return value
+    return data
 
 
 def failure(status: int, message: str, **extra):
@@ -160,25 +151,3 @@ class Throttle:
             if len(self.buckets) > 10_000:  # memory stays bounded whoever calls
                 self.buckets = {a: b for a, b in self.buckets.items() if b[0] + (now - b[1]) * self.rate < self.burst}
             return True
-
-
-def server(host: str, port: int, limits: api.Limits = api.Limits(), token: str | None = None):
-    """A threaded WSGI server of the application, bound (port 0: a free port); its ``port``
-    says which. ``serve_forever()`` serves; ``shutdown()`` from another thread
-    or ``server_close()`` stops it. An address that cannot be had is an OSError (the socket is
-    bound here, so that werkzeug does not print and exit on its own)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.create_server((host, port), family=family) as listening:
-        return make_server(host, listening.getsockname()[1], create_app(limits, token), threaded=True, request_handler=Quiet,
-                           fd=listening.fileno())
-
-
-class Quiet(WSGIRequestHandler):
-    """Requests are not logged line by line to the terminal the server was started from, and a
-    connection that sends nothing for ``timeout`` seconds is closed (a client that opens many and
-    sends slowly holds no thread for long)."""
-
-    timeout = 10
-
-    def log_request(self, *args, **kwargs):
-        pass

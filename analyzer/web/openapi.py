@@ -97,7 +97,9 @@ def posted(schema: str) -> dict:
 REFUSALS = {"400": error("bad input: one line saying what and where"),
             "401": error("the server has an access token (`baccarat serve --token`) and the request lacks it"),
             "413": error("the request is larger than the server takes"),
-            "429": error("too many requests from this client: wait a moment (Retry-After)")}
+            "429": error("too many requests from this client: wait a moment (Retry-After)"),
+            "503": error("the computation passed the server's time limit (`baccarat serve --time-limit`) or a worker's "
+                         "memory limit (`--memory`), and was stopped; or the server is stopping (Retry-After)")}
 
 
 def description() -> dict:
