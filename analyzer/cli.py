@@ -838,7 +838,7 @@ def serve(host, port, rate, token, workers, time_limit, memory):
 
     Track a shoe card by card and see every bet's exact edge after each card; edit a side bet's
     pay table and see its return table and house edge as you type. The page calls the same
-    library as the command line (a JSON API: see the README). The answers are computed by worker
+    library as the command line (a JSON API: see docs/reference/api.md). The answers are computed by worker
     processes, one per core, each request within a time limit and each worker within a memory
     limit. Ctrl-C or SIGTERM stops the server and its workers.
     """
@@ -857,7 +857,7 @@ def serve(host, port, rate, token, workers, time_limit, memory):
     click.echo(f"Serving on http://{shown}:{server.port}/{'?token=' + token if token else ''} (Ctrl-C to stop)")
     if host not in LOCAL_HOSTS:
         click.echo(f"Note: listening on {host}: whoever can reach this machine and has the address with its token can "
-                   "use the page; the traffic is not encrypted (put a TLS proxy in front: see the README)", err=True)
+                   "use the page; the traffic is not encrypted (put a TLS proxy in front: see docs/guides/live-page.md)", err=True)
     try:
         if RECEIVED:  # a stop signal whose Stopped Python had to drop (in a finaliser) while the server started
             raise Stopped(RECEIVED[0])

@@ -1,4 +1,4 @@
-"""Benchmark: the figures quoted in the README. Run: python scripts/bench.py [--repeat N]
+"""Benchmark: the figures quoted in the docs (docs/speed.md). Run: python scripts/bench.py [--repeat N]
 
 - full exact analysis of an 8-deck shoe (one enumeration + every bet of the catalogue),
   in process, cache cleared each time;

@@ -1,4 +1,4 @@
-"""Benchmark: the speed figures of the README's Speed section (start-up, one analysis, batch, load).
+"""Benchmark: the speed figures of docs/speed.md (start-up, one analysis, batch, load).
 
 Run: python scripts/bench_speed.py [--repeat N] [--before PATH] [--only PART,...]
 

@@ -1,6 +1,7 @@
-"""Rewrite the output of every `$ baccarat ...` example in README.md's console blocks by running it.
+"""Rewrite the output of every `$ baccarat ...` example in the console blocks of README.md and of
+the docs (docs/**/*.md) by running it.
 
-Run: python scripts/update_readme.py    (tests/test_readme.py fails when the README is stale)
+Run: python scripts/update_readme.py    (tests/test_readme.py fails when a page is stale)
 """
 
 import os
@@ -13,7 +14,9 @@ from click.testing import CliRunner
 
 from analyzer.cli import cli
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+PAGES = [README] + sorted((ROOT / "docs").rglob("*.md"))
 
 
 def run(command: str) -> str:
@@ -32,7 +35,8 @@ if __name__ == "__main__":
     os.chdir(README.parent)
     before = set(os.listdir())
     try:
-        README.write_text(re.sub(r"```console\n(.*?)```", fill, README.read_text(), flags=re.S))
+        for page in PAGES:
+            page.write_text(re.sub(r"```console\n(.*?)```", fill, page.read_text(), flags=re.S))
     finally:
         for name in set(os.listdir()) - before:  # what the examples wrote (a report folder)
             shutil.rmtree(name)

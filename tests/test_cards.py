@@ -1,6 +1,6 @@
 """Bets on single cards and groups of cards: every card field, group test and poker category
 against brute force over every ordered 6-card sequence of small shoes with real suits (the
-dealer in dealer.py; the predicates here are written from the README's definitions), closed
+dealer in dealer.py; the predicates here are written from the docs' definitions (docs/guides/card-level-bets.md)), closed
 forms in the infinite deck, and published values."""
 
 from collections import Counter

@@ -310,7 +310,7 @@ def test_chemin_command():
     assert any(row["cards"] == [0, 6] for row in finite["banker_by_cards"])
     b3 = json.loads(run("--model", "b3", "--decks", "1", "--format", "json").output)
     assert b3["model"] == "B3" and [p["cards"] for p in b3["player"]] == [[0, 5], [1, 4], [2, 3], [6, 9], [7, 8]]
-    assert b3["player"][1]["draw"] == "1/19"  # one deck: 1-4 mixes, 2-3 stands (see the README's table)
+    assert b3["player"][1]["draw"] == "1/19"  # one deck: 1-4 mixes, 2-3 stands (see the chemin de fer guide's table)
 
 
 def test_casino_command_and_the_same_tableau_as_a_rule_file():

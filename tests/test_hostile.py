@@ -442,7 +442,7 @@ def test_usage_errors_cut_what_they_quote_too():
 # 10. Consistency --------------------------------------------------------------------------------
 
 def test_usage_errors_are_clicks():
-    """As the README says: the usage line, a hint, the error; exit status 2."""
+    """As the docs say (errors and limits): the usage line, a hint, the error; exit status 2."""
     result = CliRunner().invoke(cli, ["edge", "--bogus"])
     assert result.exit_code == 2
     assert result.stderr == ("Usage: baccarat edge [OPTIONS]\nTry 'baccarat edge --help' for help.\n\n"

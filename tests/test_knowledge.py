@@ -21,7 +21,7 @@ from dealer import deal
 from test_cards import CASES, SHOES, rule_file, shoe_of
 
 F = Fraction
-TESTS = {  # what a known-card text means, written from the README, on physical cards like 'Kh'
+TESTS = {  # what a known-card text means, written from the docs (known cards), on physical cards like 'Kh'
     "6-9": lambda c: c[0] in "6789",
     "red": lambda c: c[1] in "hd",
     "black": lambda c: c[1] in "sc",

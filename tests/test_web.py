@@ -425,7 +425,7 @@ def test_a_worker_killed_is_replaced_idle_or_busy():
 def test_the_server_stays_within_its_stated_memory(capsys):
     # The worst requests the limits allow, two at a time (one a worker): card-level bets with
     # known cards, 24 decks, the largest rule file, bad requests. The resident memory of the
-    # server and every process below it, sampled throughout, stays within the bound the README
+    # server and every process below it, sampled throughout, stays within the bound the docs (the live page)
     # states: each worker within its address-space limit, the HTTP process within FRONT_MEMORY.
     process, url = start("--workers", "2", "--rate", "1000")
     peak = {"all": 0, "front": 0}

@@ -129,3 +129,56 @@ def description() -> dict:
                        "schemas": {"Rules": RULES_RESPONSE, "NowRequest": NOW_REQUEST, "Now": NOW_RESPONSE,
                                    "DesignRequest": DESIGN_REQUEST, "Design": DESIGN_RESPONSE, "Error": ERROR}},
     }
+
+
+def markdown() -> str:
+    """The description as Markdown, for the docs (docs/hooks.py puts it into the API page): each
+    operation, its request's fields and its answers, each schema's fields with their types.
+
+    >>> text = markdown()
+    >>> "## POST /api/now" in text and "| `dealt` | string |  | the cards dealt so far" in text
+    True
+    """
+    spec = description()
+    schemas = spec["components"]["schemas"]
+    out = [f"OpenAPI {spec['openapi']}, version {spec['info']['version']}. {spec['info']['description']}", ""]
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            out += [f"## {method.upper()} {path}", "", operation["summary"] + ".", ""]
+            if "requestBody" in operation:
+                name = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+                out += [f"Request: a JSON object ([{name}](#{name.lower()})).", ""]
+            out += ["| status | answer |", "|---|---|"]
+            for status, answer in operation["responses"].items():
+                ref = answer["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+                out.append(f"| {status} | {cell(answer['description'])} ([{ref}](#{ref.lower()})) |")
+            out.append("")
+    out += ["## Schemas", ""]
+    for name, schema in schemas.items():
+        out += [f"### {name}", "", "| field | type | required | description |", "|---|---|---|---|"]
+        required = set(schema.get("required", []))
+        for field, value in schema.get("properties", {}).items():
+            out.append(f"| `{field}` | {type_of(value)} | {'yes' if field in required else ''} | "
+                       f"{cell(value.get('description', ''))} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def type_of(schema: dict) -> str:
+    """A schema's type in a few words.
+
+    >>> type_of({"type": "array", "items": {"type": "string"}}), type_of(NULLABLE_EXACT)
+    ('array of string', 'string or null')
+    """
+    if "anyOf" in schema:
+        return " or ".join(dict.fromkeys(type_of(s) for s in schema["anyOf"]))
+    kind = schema.get("type", "any")
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    if kind == "array":
+        return f"array of {type_of(schema.get('items', {}))}"
+    return kind
+
+
+def cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
