@@ -11,8 +11,9 @@ computation nobody waits for any more is stopped. gunicorn forks its workers too
 in them: a slow client would hold one of two workers, and a worker killed at its time limit
 answers nothing.
 
-Workers are forked from a fork server started before any thread (a process forked from a
-threaded one may inherit a lock some other thread held); the fork server has already imported
+Workers are forked from a fork server, itself a fresh interpreter (fork and exec), never from
+this threaded process (a process forked from a threaded one may inherit a lock some other thread
+held); the fork server ignores Ctrl-C, and has already imported
 the library and compiled the rule sets the page opens with (analyzer.web.warm), so every worker,
 and every replacement, starts warm.
 
@@ -20,7 +21,7 @@ Memory: a worker's address space is limited to ``memory`` bytes (setrlimit: a re
 fails with MemoryError, is answered 503, and its worker replaced), and a worker whose resident
 memory has grown past ``memory // 2`` after a request (caches filled by many rule files) is
 replaced by a fresh one. So the workers hold at most ``workers * memory`` together, whatever the
-requests: see server_memory.
+requests; the fork server and this process are measured: see server_memory.
 """
 
 from __future__ import annotations
