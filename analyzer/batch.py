@@ -747,17 +747,14 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, in_int64: np.
     """Fill the columns of the card-level bets whose lines compile (cardcount.py), for every shoe:
     one evaluation of each compiled polynomial for all the shoes of at most FAST_CARDS cards,
     shoe by shoe in Python integers beyond. Returns the (bet, columns) left to count shoe by shoe."""
-    rules, walked, done = plan.rules, [], {}
-    prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau, many=True)
+    walked, done = [], {}
     small, large = np.flatnonzero(in_int64), np.flatnonzero(~in_int64)  # shoes of at most FAST_CARDS cards, and beyond
     flat = n.reshape(len(n), KINDS)
-    for b, columns in plan.card_bets:
-        bet = rules.bets[b]
-        if not cardcount.fits(bet.needs, rules.tableau):
+    for (b, columns), found in zip(plan.card_bets, card_polynomials(plan)):
+        if found is None:
             walked.append((b, columns))
             continue
-        polynomials, start, width = cardcount.compiled(f"bet {bet.id!r}", bet.conditions,
-                                                       bet.needs, rules.tableau, many=True)
+        polynomials, start, width = found
         if id(polynomials) not in done:
             counts = np.zeros((len(n), polynomials.coefficients.shape[1]), lines.dtype)
             if len(small):

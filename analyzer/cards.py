@@ -206,17 +206,9 @@ class Shoe:
         """The shoe less one card, by index: ``rank`` into RANKS (0 is the ace), ``suit`` into
         SUITS; with no suit, from the suit that has most of that rank left (the first in s, h, d,
         c order among equals). :meth:`remove` takes cards as written."""
-        if type(rank) is not int or not 0 <= rank < 13 or not (suit is None or type(suit) is int and 0 <= suit < 4):
-            raise BaccaratError(f"a card by index is a rank 0-12 and a suit 0-3 or None (got {rank!r}, {suit!r}); "
-                                "Shoe.remove takes cards as written")
-        row = self.counts[rank]
-        if suit is None:
-            suit = max(range(4), key=lambda s: (row[s], -s))
-        if row[suit] == 0:
-            what = RANKS[rank] if sum(row) == 0 else card_name(rank, suit)
-            raise BaccaratError(f"cannot remove {what}: none left in the shoe")
-        new_row = tuple(c - (s == suit) for s, c in enumerate(row))
-        return Shoe(self.counts[:rank] + (new_row,) + self.counts[rank + 1 :])
+        rows = [list(row) for row in self.counts]
+        take_card(rows, rank, suit)
+        return Shoe(tuple(map(tuple, rows)))
 
     def without_cards(self, cards) -> Shoe:
         """The shoe less each (rank index, suit index or None) card in turn (see :meth:`without_card`)."""
@@ -225,16 +217,9 @@ class Shoe:
             raise BaccaratError("cards by index are (rank, suit) pairs: rank 0-12, suit 0-3 or None")
         if len(cards) > self.size:
             raise BaccaratError(f"cannot remove {len(cards)} cards from a shoe of {self.size}")
-        rows = [list(row) for row in self.counts]  # one Shoe at the end, not one a card: as without_card, card by card
+        rows = [list(row) for row in self.counts]  # one Shoe at the end, not one a card
         for rank, suit in cards:
-            if type(rank) is not int or not 0 <= rank < 13 or not (suit is None or type(suit) is int and 0 <= suit < 4):
-                self.without_card(rank, suit)  # its error
-            row = rows[rank]
-            if suit is None:
-                suit = max(range(4), key=lambda s: (row[s], -s))
-            if row[suit] == 0:
-                Shoe(tuple(map(tuple, rows))).without_card(rank, suit)  # its error, on the shoe as it is then
-            row[suit] -= 1
+            take_card(rows, rank, suit)
         return Shoe(tuple(map(tuple, rows)))
 
     def canonical(self) -> Shoe:
@@ -390,6 +375,22 @@ def parse_dealt(text: str) -> list:
 def load_dealt(path) -> list:
     """Dealt cards from a file (see :func:`parse_dealt`)."""
     return parse_dealt(read_text(path, "dealt file"))  # a shoe's cards: kilobytes
+
+
+def take_card(rows: list[list[int]], rank: int, suit: int | None):
+    """Take one card out of ``rows`` (13 rows of 4 suit counts, changed in place): by rank index
+    and suit index, or with no suit from the suit that has most of that rank left (the first in
+    s, h, d, c order among equals). Shoe.without_card and without_cards share it."""
+    if type(rank) is not int or not 0 <= rank < 13 or not (suit is None or type(suit) is int and 0 <= suit < 4):
+        raise BaccaratError(f"a card by index is a rank 0-12 and a suit 0-3 or None (got {rank!r}, {suit!r}); "
+                            "Shoe.remove takes cards as written")
+    row = rows[rank]
+    if suit is None:
+        suit = max(range(4), key=lambda s: (row[s], -s))
+    if row[suit] == 0:
+        what = RANKS[rank] if sum(row) == 0 else card_name(rank, suit)
+        raise BaccaratError(f"cannot remove {what}: none left in the shoe")
+    row[suit] -= 1
 
 
 def shoe_in_play(shoe: Shoe, dealt) -> Shoe:

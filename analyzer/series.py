@@ -229,22 +229,19 @@ def nets_by_count(bet) -> tuple[int, int, tuple]:
     """(K, d, n): K = min(most, bounds), d the common denominator of the bet's nets, and n[k] the
     net (times d) of the line that settles a count k = 0 .. K (-d where none does): found once a
     bet, as a batch asks it of every shoe."""
-    bound = bounds_of(bet.lines)
+    bound, line = lines_by_count(bet)
     top = bound if bet.series.most is None else min(bet.series.most, bound)
     scale, nets = bet.integer_nets
-    return top, scale, tuple(next((n for ln, n in zip(bet.lines, nets) if ln.condition.holds(k)), -scale)
-                             for k in range(top + 1))
+    return top, scale, tuple(-scale if line[k] is None else nets[line[k]] for k in range(top + 1))
 
 
 def line_probabilities(bet, first: tuple, rest: tuple) -> list[Fraction]:
     """Each pay line's chance of settling ``bet`` (a bet across coups): the chance of the counts
     its test takes and no earlier line's does."""
-    bounds = bounds_of(bet.lines)
+    bounds, line = lines_by_count(bet)
     law = count_law(bet.series, first, rest, bounds)
     out = [Fraction(0)] * len(bet.lines)
     for k, chance in enumerate(law):
-        for i, ln in enumerate(bet.lines):
-            if ln.condition.holds(k):
-                out[i] += chance
-                break
+        if line[k] is not None:
+            out[line[k]] += chance
     return out

@@ -44,13 +44,7 @@ def how_it_ended(exitcode) -> str:
 def serve(connection, function, setup, parent: int):
     """A worker's life: take a task, send back (True, result) or (False, the exception), until
     the pipe closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for caught in STOP_SIGNALS:
-        if caught != signal.SIGINT:
-            signal.signal(caught, signal.SIG_DFL)  # a forked worker inherits the CLI's SIGTERM and SIGHUP handlers
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # born with them held: see Workers
-    die_with_parent(parent)
+    as_worker(parent)
     if setup:
         setup()
     while True:
@@ -66,6 +60,20 @@ def serve(connection, function, setup, parent: int):
             connection.send(reply)
         except Exception as error:  # an exception or result that does not pickle
             connection.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def as_worker(parent: int):
+    """A worker process's signals: Ctrl-C ignored (the terminal sends it to the whole process
+    group: the parent decides), SIGTERM and SIGHUP back to their defaults (a forked worker
+    inherits the command line's handlers), the stop signals it was born holding let through;
+    and it dies with ``parent``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for caught in STOP_SIGNALS:
+        if caught != signal.SIGINT:
+            signal.signal(caught, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    die_with_parent(parent)
 
 
 def die_with_parent(parent: int):

@@ -40,7 +40,7 @@ from multiprocessing.connection import wait
 
 from . import api
 from ..signals import STOP_SIGNALS, signals_held
-from ..workers import cores, die_with_parent, how_it_ended
+from ..workers import as_worker, cores, how_it_ended
 
 log = logging.getLogger("analyzer.web")
 
@@ -76,13 +76,7 @@ def server_memory(settings: Settings) -> int:
 def work(connection, limits: api.Limits, memory: int):
     """A worker's life: answer each (path, body) sent with (status, JSON text, retiring) until the
     pipe closes; retire (exit after answering) when resident memory passes half the limit."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the server decides
-    for caught in STOP_SIGNALS:
-        if caught != signal.SIGINT:
-            signal.signal(caught, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # born with them held: see Worker
-    die_with_parent(os.getppid())  # the fork server, which ends with the server
+    as_worker(os.getppid())  # its parent: the fork server, which ends with the server
     limit_memory(memory)
     while True:
         try:
