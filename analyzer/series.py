@@ -196,17 +196,24 @@ def line_numerators(bet, counts: int, ends: int) -> tuple[tuple[int, ...], int] 
     counts^k ends s^(B-k-1) / s^B (capped at ``most``: counts^most s^(B-most) / s^B there, 0
     past it), and B or more with chance counts^B / s^B; these sum to s^B (telescoping). The
     common factor g of them all is divided out: (n / g) / (s^B / g) is the form line_probabilities'
-    Fractions give over their least common denominator."""
+    Fractions give over their least common denominator. Bets that settle alike by count
+    (Banker Streak's four pay tables) share one answer: a cache of the last few."""
     series = bet.series
-    decide = counts + ends
-    if series.coups is not None or decide == 0:
+    if series.coups is not None or counts + ends == 0:
         return None
     bounds, line_of = lines_by_count(bet)
-    most = series.most
+    return settled_numerators(counts, ends, series.most, bounds, line_of, len(bet.lines))
+
+
+@lru_cache(maxsize=64)
+def settled_numerators(counts: int, ends: int, most: int | None, bounds: int, line_of: tuple, lines: int):
+    """line_numerators' answer from what it depends on: the shoe's counting and ending coups,
+    the cap ``most``, and the line that settles each count up to ``bounds``."""
+    decide = counts + ends
     law = [0 if most is not None and k > most else counts**k * decide ** (bounds - k) if k == most
            else counts**k * ends * decide ** (bounds - k - 1) for k in range(bounds)]
     law.append(counts**bounds if most is None or most >= bounds else 0)
-    out = [0] * len(bet.lines)
+    out = [0] * lines
     for k, chance in enumerate(law):
         if line_of[k] is not None:
             out[line_of[k]] += chance

@@ -355,6 +355,45 @@ def test_batch_and_the_enumeration_agree_on_bets_across_coups():
     assert geometric_ev(STREAKS[0], c, e) == evaluate(STREAKS[0], dist).ev
 
 
+def test_many_shoes_of_bets_across_coups_by_one_closed_form_equal_each_shoe_by_its_law():
+    # batch.series_evs computes every shoe's EV at once (geometric_terms, shared by the four pay
+    # tables); result_of gives each shoe's by its count law, in Fractions: the two agree on every
+    # edge - nothing ends the bet (with and without a cap), nothing counts, nothing decides,
+    # a limit of coups (the chain), counts with a common factor, and counts past int64 (object)
+    from analyzer.batch import plan_of, series_evs
+    rules = rules_of('''
+[[bets]]
+id = "capped"
+lines = [{ label = "4", count = 4, pays = 10 }, { label = "2-3", count = { min = 2, max = 3 }, pays = 1 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" }, most = 6 }
+[[bets]]
+id = "open"
+lines = [{ label = "5 or more", count = { min = 5 }, pays = 30 }, { label = "1", count = 1, pays = "push" }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" } }
+[[bets]]
+id = "within"
+lines = [{ label = "3", count = 3, pays = 7 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" }, coups = 9 }
+''')
+    streaks = CATALOG.only([b.id for b in STREAKS])
+    rng = random.Random(37)
+    pairs = [(0, 5), (5, 0), (0, 0), (6, 9), (2**40, 3 * 2**40), (10**15, 7 * 10**14)]
+    pairs += [(rng.randint(0, 10**15), rng.randint(0, 10**15)) for _ in range(30)]
+    for these in (rules, streaks):
+        plan = plan_of(these)
+        for kind in (np.int64, object):
+            lines = np.zeros((len(pairs), plan.weights.shape[0]), kind)
+            total = np.array([c + e + 10**15 for c, e in pairs], kind)
+            for b, bet in enumerate(these.bets):
+                lines[:, list(plan.line_columns[b])] = np.array(pairs, kind)
+            evs = series_evs(plan, lines, total)
+            for b, bet in enumerate(these.bets):
+                numerators, denominators = evs[b]
+                for i, (c, e) in enumerate(pairs):
+                    expected = result_of(bet, (c, e), int(total[i])).ev
+                    assert Fraction(int(numerators[i]), int(denominators[i])) == expected, (bet.id, c, e)
+
+
 def test_independent_coups_monte_carlo_agrees_with_the_infinite_deck_figure():
     """Coups dealt with replacement (the infinite shoe: coups independent) by the test's own dealer;
     bets across coups followed through them: the mean return within 4 standard errors of the exact
