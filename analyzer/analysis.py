@@ -32,12 +32,12 @@ from .rulefile import get_rules
 def analyse(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[str] = NOTHING) -> list[BetResult]:
     """Every bet of ``rules`` (a RuleSet, or a built-in name or rule file's path) on ``shoe``,
     given ``knowledge`` of the coup's cards (a Knowledge, or ``"1=9"`` items as ``--known``
-    writes them): by the enumerator, or, once this rule set object is compiled
-    (batch.compile_rules, worth it from a few dozen shoes on; a batch of 32 shoes or more
-    compiles it too), by its polynomials. Both give the same exact results."""
+    writes them): by the rule set's compiled polynomials once it has been analysed on a few
+    shoes in this process, or at once where an earlier process kept them on disk
+    (batch.plan_for_one), by the enumerator before. Both give the same exact results."""
     rules, shoe, knowledge = as_rules(rules), as_shoe(shoe), as_knowledge(knowledge)
     if not knowledge:
-        plan = batch.compiled_plan(rules)
+        plan = batch.plan_for_one(rules)
         results = batch.analyse_one(plan, shoe) if plan is not None else None
         if results is not None:
             return results

@@ -40,7 +40,7 @@ from operator import mul, truediv
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from . import cardcount
+from . import cardcount, closedforms, plancache
 from .bets import BetResult, RuleSet, card_line_counts, prepare, result_of, settled_cells
 from .series import nets_by_count
 from .cards import KINDS, RANKS, BaccaratError, Shoe
@@ -55,6 +55,7 @@ SPLIT = 26  # bits in the low half of a split monomial
 CHUNK = 256  # shoes per matrix product (keeps the monomials in cache)
 BLOCK = 20_000  # shoes per call when streaming a file
 FEW_SHOES = 32  # below this, a rule set not yet compiled is evaluated by the enumerator, shoe by shoe
+FEW_ANALYSES = 8  # shoes analysed one at a time by the enumerator before a rule set is compiled
 MAX_KIND = 10**6  # cards of one kind in a shoe, at most
 THREADS = os.cpu_count() or 1  # threads for the matrix products (a worker process of simulate: 1)
 GRID = (10, 10, 11, 11)  # value cells: two-card totals, Player third, Banker third (10 = none)
@@ -77,6 +78,7 @@ def one_blas_thread():
     contexts overlapping in several threads leave the caller's setting as it was."""
     with _BLAS["lock"]:
         if not _BLAS["users"]:
+            take_blas_control()
             _BLAS["limiter"] = blas_controller().limit(limits=1, user_api="blas")
         _BLAS["users"] += 1
     try:
@@ -85,7 +87,19 @@ def one_blas_thread():
         with _BLAS["lock"]:
             _BLAS["users"] -= 1
             if not _BLAS["users"]:
+                take_blas_control()
                 _BLAS["limiter"].restore_original_limits()
+
+
+def take_blas_control():
+    """Let this thread set OpenBLAS's limit. threadpoolctl (3.6 on) lets only the first thread that
+    set it set it again while that thread lives, so a limit taken in one thread and restored in
+    another was left as it was (the caller's setting lost). Called under _BLAS's lock: one thread
+    at a time sets or restores."""
+    for library in blas_controller().lib_controllers:
+        clear = getattr(type(library), "clear_controlling_thread", None)
+        if clear is not None:
+            clear(force=True)
 
 
 def multisets(k: int = DEGREE) -> list[tuple[int, ...]]:
@@ -287,7 +301,35 @@ class RulePlan:
     @cached_property
     def polynomials(self) -> Polynomials:
         """Each value line's count as a polynomial in the value counts (a fraction of a second
-        for the catalogue's 49 lines, once)."""
+        for the catalogue's 49 lines, once; read from the cache on disk where an earlier process
+        kept them: plancache.py)."""
+        name = self.values_key()
+        stored = plancache.load(name) or {}
+        basis_rows, value_from_basis = stored.get("basis_rows"), stored.get("value_from_basis")
+        if basis_rows is None or value_from_basis is None or basis_rows.shape[1:] != (len(multisets()),) \
+                or value_from_basis.shape != (len(basis_rows), self.value_columns):
+            basis_rows, value_from_basis = self.compile_values()
+            plancache.store(name, {"basis_rows": basis_rows, "value_from_basis": value_from_basis})
+        value_sums = tuple(tuple((int(r), int(value_from_basis[r, k])) for r in np.flatnonzero(value_from_basis[:, k]))
+                           for k in range(value_from_basis.shape[1]))
+        last_level, row = [], 0
+        for factor, start, end in monomial_plan()[0][DEGREE - 1]:
+            last_level.append((factor, (start, end), np.ascontiguousarray(basis_rows[:, row:row + end - start])))
+            row += end - start
+        return Polynomials(basis_rows, value_from_basis, value_sums, tuple(last_level))
+
+    def plan_key(self) -> str | None:
+        """The name of the mark that this whole plan (value and card-level polynomials) is kept
+        on disk."""
+        return plancache.key("plan", self.rules.tableau, tuple(bet.conditions for bet in self.rules.bets))
+
+    def values_key(self) -> str | None:
+        """The name the value polynomials are kept under on disk (plancache.key)."""
+        return plancache.key("values", self.rules.tableau, self.possible, self.value_masks)
+
+    def compile_values(self) -> tuple[np.ndarray, np.ndarray]:
+        """(basis rows [basis line, monomial] as float64, value_from_basis): every value line's
+        polynomial found from the tableau's value terms, then a basis of them (integer_basis)."""
         cell, monomial, c = value_terms(self.rules.tableau)
         polynomials = np.zeros((len(multisets()), self.value_columns), np.int64)
         in_line = np.zeros(np.prod(GRID), bool)
@@ -297,14 +339,7 @@ class RulePlan:
             polynomials[:, k] = np.bincount(monomial, weights=c * in_line[cell], minlength=len(multisets()))
         with one_blas_thread():
             basis, value_from_basis = integer_basis(polynomials)
-        value_sums = tuple(tuple((int(r), int(value_from_basis[r, k])) for r in np.flatnonzero(value_from_basis[:, k]))
-                           for k in range(value_from_basis.shape[1]))
-        basis_rows = np.ascontiguousarray(polynomials[:, basis].T, np.float64)
-        last_level, row = [], 0
-        for factor, start, end in monomial_plan()[0][DEGREE - 1]:
-            last_level.append((factor, (start, end), np.ascontiguousarray(basis_rows[:, row:row + end - start])))
-            row += end - start
-        return Polynomials(basis_rows, value_from_basis, value_sums, tuple(last_level))
+        return np.ascontiguousarray(polynomials[:, basis].T, np.float64), value_from_basis
 
     @cached_property
     def lines_by_cell(self) -> tuple[np.ndarray, np.ndarray]:
@@ -360,12 +395,35 @@ def compiled_plan(rules: RuleSet) -> RulePlan | None:
     return hit[1] if hit is not None and hit[0] is rules and hit[1].compiled else None
 
 
-def compile_rules(rules: RuleSet) -> RulePlan:
-    """The RulePlan of ``rules`` with its polynomials built. From then on, analysis.analyse evaluates
-    the rule set's shoes by the RulePlan (analyse_one) and evaluate_many always by polynomials.
-    (evaluate_many compiles by itself from FEW_SHOES shoes on.)"""
+def plan_for_one(rules: RuleSet) -> RulePlan | None:
+    """The compiled RulePlan by which analysis.analyse answers a shoe of ``rules``, or None where
+    the enumerator answers: payouts that are symbols, and the first FEW_ANALYSES shoes of a rule
+    set in this process where nothing is kept on disk (one shoe by the enumerator costs a few
+    milliseconds, a compilation a tenth of a second to a second: a few shoes never pay for it).
+    From then on the rule set is compiled, and kept on disk (plancache.py) for the processes
+    after, so that a loop over shoes gets the compiled speed without asking for it."""
+    if not all(bet.numeric for bet in rules.bets):
+        return None
     plan = plan_of(rules)
-    plan.polynomials
+    if plan.compiled:
+        return plan
+    used = plan.__dict__.get("_used", 0)
+    if used >= FEW_ANALYSES or (used == 0 and plancache.stored(plan.plan_key())):
+        return compile_rules(rules)
+    plan.__dict__["_used"] = used + 1  # a race between threads miscounts by one: harmless
+    return None
+
+
+def compile_rules(rules: RuleSet) -> RulePlan:
+    """The RulePlan of ``rules`` with its polynomials built (value and card-level lines), read from
+    disk where an earlier process kept them. From then on, analysis.analyse evaluates the rule
+    set's shoes by the RulePlan (analyse_one) and evaluate_many always by polynomials.
+    (evaluate_many compiles by itself from FEW_SHOES shoes on, analyse from its second shoe.)"""
+    plan = plan_of(rules)
+    if not plan.compiled:
+        card_polynomials(plan)
+        plan.polynomials
+        plancache.store(plan.plan_key(), {})  # a mark: every part of this plan is kept on disk
     return plan
 
 
@@ -515,10 +573,16 @@ def card_polynomials(plan: RulePlan) -> list:
         rules = plan.rules
         prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau, many=True)
         found = [cardcount.compiled(f"bet {bet.id!r}", bet.conditions, bet.needs, rules.tableau, many=True)
-                 if cardcount.fits(bet.needs, rules.tableau) else None
+                 if cardcount.fits(bet.needs, rules.tableau) else too_detailed(bet, rules.tableau)
                  for bet in (rules.bets[b] for b, _ in plan.card_bets)]
         plan.__dict__["_card_polynomials"] = found  # one list, put whole: safe between threads
     return found
+
+
+def too_detailed(bet, tableau) -> tuple | None:
+    """(closed form, 0, its lines) for a bet too detailed to compile that has one, else None."""
+    form = closedforms.one_form(bet.conditions, tableau)
+    return None if form is None else (form, 0, len(bet.conditions))
 
 
 def shoe_counts(shoes) -> np.ndarray:

@@ -16,7 +16,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .cards import Shoe
-from . import cardcount
+from . import cardcount, closedforms
 from .amounts import parse_payout
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, settled_masks, where  # noqa: F401  (the bet vocabulary)
@@ -346,9 +346,13 @@ def detail_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
                   name: str = "these pay lines") -> list[int]:
     """Sequences settled by each pay line, counted at the card detail ``needs`` calls for: by the
     lines' polynomials in the card counts (cardcount.py, compiled on first use), or where they
-    read too much to compile (suits compared at every card, say), by the enumeration."""
+    read too much to compile (suits compared at every card, say), by a closed form where the lines
+    have one (closedforms.py), else by the enumeration."""
     if cardcount.fits(needs, tableau, knowledge):
         return cardcount.line_counts(name, conditions, needs, shoe.kind_counts(), tableau, knowledge)
+    form = None if knowledge else closedforms.one_form(conditions, tableau)
+    if form is not None:  # too detailed to compile, but a closed form counts it (hands of two colours, say)
+        return form.counts(shoe.kind_counts())
     return walked_counts(conditions, needs, shoe, tableau, knowledge, name)
 
 

@@ -58,6 +58,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import closedforms, plancache
 from .cards import KINDS, kind_attributes
 from .conditions import settled_masks
 from .engine import Recent, TooMuchDetail, falling, orderings, sorted_tuples
@@ -235,15 +236,21 @@ class Layout:
         """The rows a compilation walks, counted before it from the head rows alone: each head
         times the classes of the third cards it takes (and of the fifth and sixth where known),
         times the suit patterns of its suited cards; counted a few heads at a time, and no
-        further once past ``limit`` (at most MAX_ROWS heads are looked at)."""
+        further once past ``limit`` (at most MAX_ROWS heads are looked at). Kept on disk as the
+        compilations are (plancache.py): a process that reads a compilation need not size it."""
         if self.heads() > limit:
             return self.heads()
+        name = plancache.key("size", self, tableau, limit)
+        stored = plancache.load(name)
+        if stored is not None and stored.get("rows", np.zeros(0)).shape == ():
+            return int(stored["rows"])
         heads, _ = head_rows(self)
         compiler, total = Compiler(self, tableau), 0
         for start in range(0, len(heads), SIZE_HEADS):
             total += int(compiler.grown_sizes(heads[start:start + SIZE_HEADS]).sum())
             if total > limit:
                 break
+        plancache.store(name, {"rows": np.array(total, np.int64)})
         return total
 
 
@@ -263,6 +270,31 @@ class Polynomials:
     blocks: np.ndarray
     free: tuple  # (free positions, first term, end) of each run of terms: terms are sorted by them
     coefficients: np.ndarray
+
+    def arrays(self) -> dict:
+        """The polynomials as named arrays (plancache.store), read back by :meth:`from_arrays`."""
+        out = {"sets": self.sets, "blocks": self.blocks, "coefficients": self.coefficients,
+               "free": np.array(self.free, np.int64).reshape(-1, 3)}
+        for name, levels in (("level", self.levels), ("block_level", self.block_levels)):
+            for i, (parent, factor) in enumerate(levels):
+                out[f"{name}_{i}_parent"], out[f"{name}_{i}_factor"] = parent, factor
+        if self.free_part is not None:
+            out["free_part"] = self.free_part
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays: dict) -> Polynomials:
+        """The polynomials that :meth:`arrays` gave (KeyError or ValueError if they are not whole)."""
+        def levels(name):
+            count = sum(1 for k in arrays if k.startswith(name + "_") and k.endswith("_parent"))
+            return tuple((arrays[f"{name}_{i}_parent"], arrays[f"{name}_{i}_factor"]) for i in range(count))
+
+        free = tuple((int(d), int(start), int(end)) for d, start, end in arrays["free"].tolist())
+        coefficients = arrays["coefficients"]
+        if coefficients.ndim != 2 or (free and free[-1][2] != len(coefficients)):
+            raise ValueError("compiled lines not whole")
+        return cls(arrays["sets"], levels("level"), levels("block_level"), arrays.get("free_part"), arrays["blocks"],
+                   free, coefficients)
 
     def cells(self) -> int:
         built = sum(len(parent) for parent, _ in self.levels + self.block_levels)
@@ -772,11 +804,30 @@ def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool =
                 by_layout.setdefault(layout_of(needs, knowledge, tableau, many), {}).setdefault(conditions, name)
         for layout, members in by_layout.items():
             context = " and ".join(dict.fromkeys(members.values()))
-            polynomials = compile_lines(tuple(members), layout, tableau, context)
+            polynomials = closedforms.closed_form(tuple(members), tableau) if many and not knowledge else None
+            if polynomials is None:
+                polynomials = stored_or_compiled(tuple(members), layout, tableau, knowledge, many, context)
             start = 0
             for conditions in members:
                 COMPILED.put((conditions, tableau, knowledge, many), (polynomials, start, len(conditions)))
                 start += len(conditions)
+
+
+def stored_or_compiled(groups: tuple, layout: Layout, tableau: Tableau, knowledge: Knowledge, many: bool,
+                       context: str) -> Polynomials:
+    """compile_lines' polynomials, read from the cache on disk where an earlier process kept them
+    (plancache.py: the layout is a function of what is asked and of the code), else compiled
+    and kept there."""
+    name = plancache.key("cards", groups, tableau, knowledge, many)
+    arrays = plancache.load(name)
+    if arrays is not None:
+        try:
+            return Polynomials.from_arrays(arrays)
+        except (KeyError, ValueError):
+            pass
+    polynomials = compile_lines(groups, layout, tableau, context)
+    plancache.store(name, polynomials.arrays())
+    return polynomials
 
 
 def compiled(name: str, conditions: tuple, needs: Needs, tableau: Tableau, knowledge: Knowledge = NOTHING,

@@ -45,6 +45,7 @@ checks = LazyModule("analyzer.check")
 chemin_game = LazyModule("analyzer.chemin")
 counting = LazyModule("analyzer.counting")
 known_cards = LazyModule("analyzer.knowledge")
+plans_kept = LazyModule("analyzer.plancache")
 rendering = LazyModule("analyzer.render")
 rulefile = LazyModule("analyzer.rulefile")
 shoes_dealt = LazyModule("analyzer.simulate")
@@ -403,6 +404,33 @@ def rules_check(name, fmt, exact):
     emit(view, fmt, exact)
     if failed:
         sys.exit(1)
+
+
+@cli.group(context_settings=CONTEXT)
+def cache():
+    """The compiled plans kept on disk (under $XDG_CACHE_HOME/baccarat, else ~/.cache/baccarat).
+
+    A rule set's polynomials are compiled once and kept there, keyed by what was compiled and
+    the package's code, so that later commands start at once. Removing them only makes the
+    next command compile again.
+    """
+
+
+@cache.command("info", context_settings=CONTEXT)
+@domain_errors
+def cache_info():
+    """Where the compiled plans are kept, how many, and their size."""
+    folder, files, size = plans_kept.contents()
+    click.echo(f"{folder}: {files:,} file{'s' * (files != 1)} of compiled plans, {size / 2**20:,.1f} MB "
+               f"(at most {plans_kept.MAX_BYTES // 2**20:,} MB: the least recently used go first)")
+
+
+@cache.command("clear", context_settings=CONTEXT)
+@domain_errors
+def cache_clear():
+    """Remove every compiled plan kept on disk."""
+    folder, files, size = plans_kept.clear()
+    click.echo(f"Removed {files:,} file{'s' * (files != 1)} of compiled plans ({size / 2**20:,.1f} MB) from {folder}")
 
 
 @cli.command(context_settings=CONTEXT)

@@ -141,6 +141,24 @@ def test_one_blas_thread_leaves_the_callers_setting_when_threads_overlap():
     assert before == after
 
 
+def test_one_blas_thread_holds_in_whichever_thread_enters_it():
+    # threadpoolctl lets only the first thread that set OpenBLAS's limit set it while it lives: a
+    # context entered in another thread then ran its products on every BLAS thread (and a limit
+    # taken in one thread and restored in another stayed). Seen inside the context, from a worker
+    # thread after the main thread had used one.
+    code = ("import json, threading; from threadpoolctl import threadpool_info\n"
+            "from analyzer.batch import one_blas_thread\n"
+            "blas = lambda: [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
+            "with one_blas_thread(): pass\n"
+            "seen = []\n"
+            "def work():\n    with one_blas_thread(): seen.append(blas())\n"
+            "t = threading.Thread(target=work); t.start(); t.join()\nprint(json.dumps([blas(), seen[0]]))")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")} | {"OPENBLAS_NUM_THREADS": "2"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    outside, inside = json.loads(result.stdout)
+    assert outside == [2] and inside == [1]
+
+
 def test_few_shoes_take_the_enumerator_until_the_rule_set_is_compiled():
     rules = get_rules("standard").only(["banker", "tie", "player_pair"])  # a new rule set: not compiled
     plan = plan_of(rules)

@@ -35,6 +35,15 @@ def test_version_and_short_help():
         assert "-h, --help" in ok(command, "-h")
 
 
+def test_the_version_from_the_entry_point_without_click_is_what_click_prints():
+    # __main__ answers a lone --version before importing click: the same line, exit 0, and click not loaded
+    code = "import sys; sys.argv = ['baccarat', '--version']; from analyzer.__main__ import main; main(); print('click' in sys.modules)"
+    process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert process.returncode == 0 and process.stdout == ok("--version") + "False\n"
+    both = subprocess.run([sys.executable, "-m", "analyzer", "--version", "-h"], capture_output=True, text=True)
+    assert both.returncode == 0 and both.stdout == ok("--version")  # anything more: click's own --version
+
+
 def test_every_command_has_help_text():
     for name, command in cli.commands.items():
         assert command.help and command.get_short_help_str(), name

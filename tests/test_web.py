@@ -359,8 +359,14 @@ def test_the_page_is_served_while_every_worker_is_busy():
 HEAVY = {"rules": "catalog", "known": ["1=red", "2=red"]}  # seconds of compiling in a fresh worker
 
 
+@pytest.fixture
+def nothing_kept(tmp_path, monkeypatch):
+    """An empty cache of compiled plans (plancache.py): HEAVY compiles for seconds, not reads them."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
 @needs_proc
-def test_a_request_past_the_time_limit_is_stopped_and_its_worker_replaced():
+def test_a_request_past_the_time_limit_is_stopped_and_its_worker_replaced(nothing_kept):
     process, url = start("--time-limit", "0.3", "--workers", "1", "--rate", "1000")
     try:
         before = workers_of(process.pid)
@@ -376,7 +382,7 @@ def test_a_request_past_the_time_limit_is_stopped_and_its_worker_replaced():
 
 
 @needs_proc
-def test_a_request_whose_client_has_gone_is_stopped():
+def test_a_request_whose_client_has_gone_is_stopped(nothing_kept):
     process, url = start("--workers", "1", "--rate", "1000")
     try:
         before = workers_of(process.pid)
@@ -395,7 +401,7 @@ def test_a_request_whose_client_has_gone_is_stopped():
         process.communicate(timeout=20)
 
 
-def test_a_worker_out_of_memory_answers_503_and_is_replaced():
+def test_a_worker_out_of_memory_answers_503_and_is_replaced(nothing_kept):
     # The pool as the library gives it: a worker limited to a little more than it holds at the
     # start; the catalogue with two known cards needs more.
     with Pool(Settings(workers=1, memory=400 * 2**20), api.Limits()) as pool:
@@ -407,7 +413,7 @@ def test_a_worker_out_of_memory_answers_503_and_is_replaced():
         assert status == 200 and json.loads(payload)["dealt"] == 2
 
 
-def test_a_worker_killed_is_replaced_idle_or_busy():
+def test_a_worker_killed_is_replaced_idle_or_busy(nothing_kept):
     with Pool(Settings(workers=1), api.Limits()) as pool:
         os.kill(pool.pids()[0], signal.SIGKILL)  # idle: the next request goes to its replacement
         time.sleep(0.2)

@@ -1,0 +1,374 @@
+"""Closed forms in the 52 card counts for card-level lines whose compiled polynomials are large:
+each shoe costs a few hundred array operations over all the shoes at once, not one product per
+term (Jackpot Baccarat's poker hands of the first four cards take 81,279 terms compiled).
+
+Poker hands of the first four cards
+-----------------------------------
+A line that tests only the poker category of the first four cards (``first_four = { poker =
+... }``: any categories, ``poker_ranks``, any ``[poker]`` ace rule, combined with all / any /
+not) holds or fails alike on every hand of one *atom*:
+
+========  ==========================================  ===============================================
+atom      the four cards                                ordered sequences (R rank counts, n card counts)
+========  ==========================================  ===============================================
+4 r       four of rank r                                R_r^(4)
+3 r       three of rank r, one of another rank          4 R_r^(3) (N - R_r)
+2+2 r q   two of rank r, two of rank q (r < q)          6 R_r^(2) R_q^(2)
+2 r       two of rank r, two singles of two other ranks 6 R_r^(2) ((N - R_r)^2 - sum_{q != r} R_q^2)
+1 W       four ranks, the rank set W a straight (or     24 prod_{r in W} R_r
+          A-J-Q-K, a mini royal's)
+1         four ranks, any other rank set                24 e4(R) - sum_W 24 prod_{r in W} R_r
+========  ==========================================  ===============================================
+
+each split in two by suit: all four of one suit (the same forms in each suit's counts n[., s],
+with S_s the suit's cards for N, summed over s), or not (the whole less the suited). x^(k) is
+the falling power x (x-1) ... (x-k+1) and e4 the fourth elementary symmetric polynomial. Each
+form counts ordered 4-card sequences of distinct cards: the positions of the repeated ranks
+(4, 6, 6, 24 ways), times ordered draws of distinct cards within each rank; for "2 r", the two
+singles are an ordered pair of cards of different ranks, neither r: all ordered pairs from the
+N - R_r others less those of one rank. Every line is then the sum of the atoms on which it is
+settled (the line's test is read off one hand of each atom by the tests' own code), times
+(N - 4)(N - 5) for the two cards after the first four.
+
+Why every test is constant on an atom: an n-of-a-kind (n >= 2) reads the most cards of a rank
+listed, and only r (and q) can repeat; two pair needs two repeated ranks (2+2 alone); full
+house and two triplets need five cards; a straight needs four different ranks in a straight's
+set; a flush, all four of one suit; a mini royal, the set A-J-Q-K all of one suit.
+
+Exactness: every term is a count of sequences (at most N^4, times N^2 at the end): int64 while
+N <= 1290 (N^6 < 2^62), Python integers beyond.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .cardtests import MINI_ROYAL, GroupEvery, GroupPoker
+from .conditions import AllOf, AnyOf, Not, settled_masks
+from .layout import HEAD, KIND_VALUE, NONE, draws, value_fields
+
+FAST_CARDS = 1290  # N^6 < 2^62: int64 is exact
+OTHER_SET = (0, 2, 5, 8)  # A-3-6-9: no straight under any ace rule, with or without wrap, nor a mini royal
+
+
+def leaves(condition):
+    """The tests at the leaves of all / any / not."""
+    if isinstance(condition, (AllOf, AnyOf)):
+        for part in condition.parts:
+            yield from leaves(part)
+    elif isinstance(condition, Not):
+        yield from leaves(condition.part)
+    else:
+        yield condition
+
+
+def first_four_poker(conditions: tuple) -> bool:
+    """Whether these lines test nothing but the poker categories of the first four cards."""
+    tests = [leaf for condition in conditions for leaf in leaves(condition)]
+    return bool(tests) and all(isinstance(t, GroupPoker) and t.group == "first_four" for t in tests)
+
+
+@lru_cache(maxsize=64)
+def atoms(conditions: tuple) -> tuple[tuple, np.ndarray]:
+    """(the atoms, [atom, line] 0/1: the line that settles each), for lines of first_four_poker.
+    An atom is (pattern, ranks, suited): "4", "3", "2" with (r,); "22" with (r, q); "1" with a
+    rank set (special) or () (any other)."""
+    special = sorted({MINI_ROYAL} | {w for t in (leaf for c in conditions for leaf in leaves(c))
+                                     for w in t.poker.straights(4)})
+    listed = [("4", (r,)) for r in range(13)] + [("3", (r,)) for r in range(13)] + [("2", (r,)) for r in range(13)]
+    listed += [("22", (int(r), int(q))) for r, q in zip(*np.triu_indices(13, 1))]  # in atom_counts' order
+    listed += [("1", tuple(r for r in range(13) if w >> r & 1)) for w in special] + [("1", ())]
+    found = [(pattern, ranks, suited) for pattern, ranks in listed for suited in (True, False)]
+    hands = np.array([representative(*atom) for atom in found], np.int8)
+    fields = {place: hands[:, i] for i, place in enumerate(HEAD)}
+    masks = settled_masks(conditions, fields)
+    return tuple(found), np.column_stack(masks).astype(np.int64) if masks else np.zeros((len(found), 0), np.int64)
+
+
+@lru_cache(maxsize=64)
+def family(conditions: tuple) -> dict:
+    return by_family(*atoms(conditions))
+
+
+def representative(pattern: str, ranks: tuple, suited: bool) -> list[int]:
+    """The kinds (rank * 4 + suit) of one hand of the atom, in dealing order."""
+    if pattern == "4":
+        rows = [ranks[0]] * 4
+    elif pattern == "3":
+        rows = [ranks[0]] * 3 + [(ranks[0] + 1) % 13]
+    elif pattern == "2":
+        rows = [ranks[0]] * 2 + [(ranks[0] + 1) % 13, (ranks[0] + 3) % 13]
+    elif pattern == "22":
+        rows = [ranks[0], ranks[0], ranks[1], ranks[1]]
+    else:
+        rows = list(ranks or OTHER_SET)
+    suits = [0, 0, 0, 0] if suited else [0, 1, 0, 0]
+    return [r * 4 + s for r, s in zip(rows, suits)]
+
+
+def falling(x, k: int):
+    out = x
+    for i in range(1, k):
+        out = out * (x - i)
+    return out
+
+
+def elementary4(x: np.ndarray):
+    """e4 of the last axis of ``x``, by e_k <- e_k + x e_(k-1) over its entries."""
+    e = [np.ones(x.shape[:-1], x.dtype)] + [np.zeros(x.shape[:-1], x.dtype) for _ in range(4)]
+    for j in range(x.shape[-1]):
+        for k in range(4, 0, -1):
+            e[k] = e[k] + e[k - 1] * x[..., j]
+    return e[4]
+
+
+def by_family(found: tuple, settles: np.ndarray) -> dict:
+    """The settle rows of the atoms arranged for atom_lines: for each of "4", "3", "2" a
+    [rank, line] matrix, for "22" a [line, rank, rank] one (pairs r < q), for "1" a [set, line]
+    one (the special sets, then any other), each for the suited atoms and for the others."""
+    out = {}
+    for suited in (True, False):
+        rows = {(pattern, ranks): row for (pattern, ranks, s), row in zip(found, settles) if s == suited}
+        for pattern in ("4", "3", "2"):
+            out[pattern, suited] = np.array([rows[pattern, (r,)] for r in range(13)])
+        pairs = np.zeros((settles.shape[1], 13, 13), np.int64)
+        for (pattern, ranks), row in rows.items():
+            if pattern == "22":
+                pairs[:, ranks[0], ranks[1]] = row
+        out["22", suited] = pairs
+        out["1", suited] = np.array([row for (pattern, _), row in rows.items() if pattern == "1"])
+    out["sets"] = [ranks for pattern, ranks, s in found if pattern == "1" and s and ranks]
+    return out
+
+
+def atom_lines(family: dict, n: np.ndarray) -> np.ndarray:
+    """[shoe, line] ordered sequences of the first four cards settling each line: the forms of
+    the table above for all four cards (rank counts R, N) and in each suit alone (n[., ., s],
+    S_s), the suited atoms' summed over the suits and the others' the whole less them, each
+    family's atoms weighted by the line they settle (a matrix product over ranks; two pairs as a
+    quadratic form in R^(2))."""
+    def forms(c, size):  # c [..., rank] counts, size [...] their sum
+        f2 = c * (c - 1)
+        f3 = f2 * (c - 2)
+        other = size[..., None] - c
+        squares = (c * c).sum(-1)[..., None] - c * c
+        special = [24 * c[..., r] * c[..., q] * c[..., s] * c[..., t] for r, q, s, t in family["sets"]]
+        return {"4": f3 * (c - 3), "3": 4 * f3 * other, "2": 6 * f2 * (other * other - squares), "22": f2,
+                "1": np.stack(special + [24 * elementary4(c) - sum(special)], -1)}
+
+    whole = forms(n.sum(2), n.sum((1, 2)))  # [shoe, ...]
+    each = forms(n.transpose(0, 2, 1), n.sum(1))  # [shoe, suit, ...]
+    out = 0
+    for pattern in ("4", "3", "2", "1"):
+        suited = each[pattern].sum(1)
+        out = out + suited @ family[pattern, True] + (whole[pattern] - suited) @ family[pattern, False]
+    for pairs, is_suited in ((family["22", True], True), (family["22", False], False)):
+        both = quadratic(whole["22"], pairs)
+        in_suits = quadratic(each["22"], pairs).sum(1)
+        out = out + 6 * (in_suits if is_suited else both - in_suits)
+    return out
+
+
+def quadratic(x: np.ndarray, forms: np.ndarray) -> np.ndarray:
+    """[..., k] sum over r, q of x[..., r] forms[k, r, q] x[..., q] for 0/1 forms, x >= 0. In float64
+    where x is int64: each partial sum is a count of ordered four-card sequences, at most N^4 <
+    2^53 (N <= 1290), so the matrix product is exact; in Python integers otherwise."""
+    out = np.zeros((*x.shape[:-1], forms.shape[0]), x.dtype)
+    used = np.flatnonzero(forms.any((1, 2)))  # the lines some pair settles: most take none
+    if not len(used):
+        return out
+    flat = forms[used].transpose(1, 0, 2).reshape(13, len(used) * 13)
+    if x.dtype == object:
+        out[..., used] = ((x @ flat.astype(object)).reshape(*x.shape[:-1], len(used), 13) * x[..., None, :]).sum(-1)
+        return out
+    y = x.astype(np.float64)
+    products = (y @ flat.astype(np.float64)).reshape(*x.shape[:-1], len(used), 13) * y[..., None, :]
+    out[..., used] = np.rint(products.sum(-1)).astype(np.int64)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class ClosedForm:
+    """Lines counted by a closed form, with the compiled Polynomials' interface for many shoes
+    (``many``, ``counts``; ``coefficients.shape[1]`` the lines, ``cells`` the memory held):
+    ``groups`` the lines of each bet (each settled in turn), their columns one after another."""
+
+    groups: tuple
+    tableau: object
+
+    @property
+    def coefficients(self) -> np.ndarray:
+        return np.zeros((1, sum(map(len, self.groups))), np.int64)
+
+    def cells(self) -> int:
+        return 1000 * len(self.groups)
+
+    def counts(self, n) -> list[int]:
+        """Each line's ordered 6-card sequences from a shoe of card counts ``n`` (52, by kind)."""
+        n = np.array([int(x) for x in n], object)
+        if n.sum() > FAST_CARDS:  # Python integers: exact for any shoe
+            return self.evaluate(n[None, :], object)[0].tolist()
+        return self.many(n[None, :].astype(np.int64))[0].tolist()
+
+    def many(self, n: np.ndarray) -> np.ndarray:
+        """[shoe, line] for card counts n[shoe, 52] of shoes of at most FAST_CARDS cards."""
+        n = np.asarray(n, np.int64)
+        return self.evaluate(n, np.int64)
+
+    def evaluate(self, n: np.ndarray, dtype) -> np.ndarray:
+        """[shoe, line], in ``dtype`` (int64, or object: Python integers)."""
+        return np.concatenate([self.group(conditions, n, dtype) for conditions in self.groups], 1)
+
+
+class FirstFourPoker(ClosedForm):
+    """Lines of first_four_poker."""
+
+    def group(self, conditions: tuple, n: np.ndarray, dtype) -> np.ndarray:
+        n = n.reshape(len(n), 13, 4).astype(dtype)
+        size = n.sum((1, 2))
+        rest = (size - 4) * (size - 5)
+        return atom_lines(family(conditions), n) * rest[:, None]
+
+
+# Hands drawn from two disjoint sets of cards
+# -------------------------------------------
+# A line "the Player's cards all in A and the Banker's all in B" (Contrast Bonus: all red against
+# all black), A and B disjoint sets of cards, beside tests of point values alone (the cards dealt,
+# the winner, the totals), settles the coups of value cells c = (pt, p3, bt, b3) (two-card totals,
+# third cards or none) that its value tests take, and in each such cell the Player's cards are an
+# ordered draw from A and the Banker's from B: since no card is in both, the ordered 6-card
+# sequences are P_A[pt, p3] B_B[bt, b3] f(c), with f the ordered draws of the 6 - k cards after the
+# k dealt ((N-4)(N-5), N-5 or 1), and P_A[pt, p3] the ordered draws of the Player's cards from A:
+#
+#   T[x, y] = a_x (a_y - [x = y])                                   (a: A's cards of each value)
+#   P_A[pt, none] = sum_x T[x, pt - x]                              (all mod 10)
+#   P_A[pt, c] = a_c P_A[pt, none] - 2 T[c, pt - c]                 (the third, less the two dealt)
+#
+# (the last: sum over the head x + y = pt of T[x, y] (a_c - [c = x] - [c = y]), T symmetric). A
+# line is then a bilinear form in P_A and B_B per alternative (A, B); alternatives that cannot both
+# hold (the Players' sets or the Bankers' disjoint) add up; lines whose value tests take no cell in
+# common settle what they hold. Exact: every partial sum counts sequences, at most N^6: float64
+# while N <= 455 (N^6 < 2^53), int64 to 1290 cards, Python integers beyond.
+
+FLOAT_CARDS = 455
+
+
+def hand_pairs(part):
+    """[(A, B)]: the alternatives of a test "the Player's cards all in A and the Banker's all in B"
+    (or any of several), A and B as 52 booleans; None for any other test."""
+    if isinstance(part, AnyOf):
+        inner = [hand_pairs(p) for p in part.parts]
+        return None if not inner or any(x is None or len(x) != 1 for x in inner) else [x[0] for x in inner]
+    if isinstance(part, AllOf):
+        every = [leaf for leaf in leaves(part)]
+        if len(every) == 2 and all(isinstance(t, GroupEvery) for t in every) and not any(
+                isinstance(p, (AnyOf, Not)) for p in part.parts):
+            sets = {t.group: np.array(t.test.member) for t in every}
+            if set(sets) == {"player_hand", "banker_hand"}:
+                return [(sets["player_hand"], sets["banker_hand"])]
+    return None
+
+
+def value_cells(tableau):
+    """The cells (pt, p3, bt, b3) a coup can end in (10: no third card), as index arrays, with
+    their value fields and cards dealt."""
+    pt, bt, p3, b3 = np.indices((10, 10, 11, 11)).reshape(4, -1)
+    player, banker = draws(tableau, pt, bt, p3)
+    keep = ((p3 < 10) == player) & ((b3 < 10) == banker)
+    pt, bt, p3, b3 = pt[keep], bt[keep], p3[keep], b3[keep]
+    fields = value_fields(pt, bt, np.where(p3 < 10, p3, NONE), np.where(b3 < 10, b3, NONE))
+    return pt * 11 + p3, bt * 11 + b3, fields
+
+
+@lru_cache(maxsize=64)
+def hand_set_lines(conditions: tuple, tableau) -> tuple | None:
+    """For lines of the shape above: per line, its alternatives [(A, B)] and, per cards dealt k =
+    4, 5, 6, the cells it takes as a 0/1 matrix [player's (pt, p3), banker's (bt, b3)]; None where
+    the lines are not all of that shape, or may hold together."""
+    rows, columns, fields = value_cells(tableau)
+    taken = np.zeros(len(rows), bool)
+    out = []
+    for condition in conditions:
+        parts = condition.parts if isinstance(condition, AllOf) else (condition,)
+        every = tuple(p for p in parts if isinstance(p, GroupEvery))  # tests on the hands written beside the others
+        if every:
+            parts = tuple(p for p in parts if not isinstance(p, GroupEvery)) + (AllOf(every),)
+        found = [hand_pairs(p) for p in parts]
+        if sum(x is not None for x in found) != 1:
+            return None
+        pairs = next(x for x in found if x is not None)
+        if any((a & b).any() for a, b in pairs) or any(
+                (a1 & a2).any() and (b1 & b2).any() for i, (a1, b1) in enumerate(pairs) for a2, b2 in pairs[i + 1:]):
+            return None  # a card in both hands' sets, or two alternatives that can hold at once
+        values = [p for p, x in zip(parts, found) if x is None]
+        try:
+            mask = np.ones(len(rows), bool)
+            for p in values:
+                mask &= p.mask(fields)
+        except KeyError:  # a test of pairs or suits of the head: not a value test
+            return None
+        if (mask & taken).any():
+            return None
+        taken |= mask
+        k = fields["total_cards"]
+        forms = np.zeros((3, 110, 110), np.int8)  # [cards dealt - 4, player's cell, banker's cell]
+        forms[k[mask] - 4, rows[mask], columns[mask]] = 1
+        out.append((tuple((a, b) for a, b in pairs), forms))
+    return tuple(out)
+
+
+def hand_draws(a: np.ndarray) -> np.ndarray:
+    """[shoe, pt * 11 + p3] ordered draws of a hand's cards from a set with a[shoe, value] cards
+    of each value (p3 = 10: no third card)."""
+    ten = np.arange(10)
+    pairs = a[:, :, None] * (a[:, None, :] - np.eye(10, dtype=a.dtype))  # T[x, y]
+    partner = (ten[:, None] - ten[None, :]) % 10  # [pt, x]: the y with x + y = pt
+    head = pairs[:, ten[None, :], partner]  # [shoe, pt, x] = T[x, pt - x]
+    two = head.sum(2)  # [shoe, pt]
+    three = a[:, None, :] * two[:, :, None] - 2 * head  # [shoe, pt, c]
+    return np.concatenate([three, two[:, :, None]], 2).reshape(len(a), 110)
+
+
+class HandSets(ClosedForm):
+    """Lines of hand_set_lines: float64 sums while N <= FLOAT_CARDS (exact, see above)."""
+
+    def group(self, conditions: tuple, n: np.ndarray, dtype) -> np.ndarray:
+        if dtype is np.int64 and len(n) and n.sum(1).max() <= FLOAT_CARDS:
+            dtype = np.float64
+        size = n.sum(1).astype(object if dtype is object else np.int64)
+        free = [(size - 4) * (size - 5), size - 5, size ** 0]
+        by_value = (KIND_VALUE[None, :] == np.arange(10)[:, None]).astype(n.dtype)  # [value, kind]
+        lines = hand_set_lines(conditions, self.tableau)
+        out = np.zeros((len(n), len(lines)), size.dtype)
+        drawn = {}
+        for j, (pairs, by_cards) in enumerate(lines):
+            for a, b in pairs:
+                for mask in (a, b):
+                    if mask.tobytes() not in drawn:
+                        drawn[mask.tobytes()] = hand_draws((n * mask) @ by_value.T).astype(dtype)
+                player, banker = drawn[a.tobytes()], drawn[b.tobytes()]
+                for form, ways in zip(by_cards, free):
+                    if form.any():
+                        total = ((player @ form.astype(dtype)) * banker).sum(1)  # the bilinear form
+                        if dtype is np.float64:
+                            total = np.rint(total).astype(np.int64)
+                        out[:, j] += total * ways
+        return out
+
+
+def closed_form(groups: tuple, tableau) -> ClosedForm | None:
+    """The closed form of these lines (each group a bet's lines), or None where one of them has none."""
+    if all(map(first_four_poker, groups)):
+        return FirstFourPoker(groups, tableau)
+    if all(hand_set_lines(conditions, tableau) is not None for conditions in groups):
+        return HandSets(groups, tableau)
+    return None
+
+
+@lru_cache(maxsize=256)
+def one_form(conditions: tuple, tableau) -> ClosedForm | None:
+    """closed_form of one bet's lines, kept (a bet too detailed to compile is counted by it)."""
+    return closed_form((conditions,), tableau)

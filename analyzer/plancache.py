@@ -1,0 +1,193 @@
+"""Compiled plans kept on disk, so that a process does not compile again what an earlier one did.
+
+A compilation (the polynomials of a rule set's value lines, or of card-level lines: batch.py,
+cardcount.py) depends only on what it was asked (conditions, tableau, knowledge) and on the code
+that compiles it. Each is kept as one ``.npz`` file of integer and float arrays under the user's
+cache directory (``$XDG_CACHE_HOME/baccarat``, else ``~/.cache/baccarat``), named by a digest
+of a canonical text of what was asked, the package's version and a digest of the package's
+computing modules (so a changed module never reads a file an older one wrote).
+
+A cache is never the reason for a wrong figure or an error, only for speed:
+
+- a file is written whole to a temporary name, then renamed: a reader sees it whole or not at all;
+- a file that does not read (truncated, corrupt: zip's checksums fail, the arrays are missing or
+  of another shape) is a miss, and is removed;
+- a directory that cannot be made or written is a miss, said nowhere;
+- what is asked that has no canonical text (an object this module does not know) is never stored.
+
+The cache holds at most MAX_BYTES: past it, the files least recently used go first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import os
+import tempfile
+import threading
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+MAX_BYTES = 256 * 2**20  # the cache's size at most: the whole catalogue's compilations take about 30 MB
+SUFFIX = ".npz"
+_LOCK = threading.Lock()
+
+
+def directory() -> Path:
+    """Where compiled plans are kept: ``$XDG_CACHE_HOME/baccarat``, else ``~/.cache/baccarat``.
+
+    >>> directory().name
+    'baccarat'
+    """
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "baccarat"
+
+
+def canonical(value) -> str:
+    """A text that names ``value`` the same way in every process: dataclasses by their class and
+    fields, sets sorted (their iteration order varies with the hash seed), Fractions and numbers
+    exactly. TypeError for anything else, so that nothing unknown is ever stored.
+
+    >>> canonical(frozenset({"b", "a"})), canonical((1, Fraction(1, 3), None))
+    ("{'a','b'}", '(1,F1/3,None)')
+    """
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    if isinstance(value, Fraction):
+        return f"F{value.numerator}/{value.denominator}"
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    if isinstance(value, (tuple, list)):
+        return "(" + ",".join(map(canonical, value)) + ")"
+    if isinstance(value, (frozenset, set)):
+        return "{" + ",".join(sorted(map(canonical, value))) + "}"
+    if isinstance(value, dict):
+        return "{" + ",".join(sorted(f"{canonical(k)}:{canonical(v)}" for k, v in value.items())) + "}"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = ",".join(f"{f.name}={canonical(getattr(value, f.name))}" for f in dataclasses.fields(value) if f.compare)
+        return f"{type(value).__module__}.{type(value).__qualname__}({fields})"
+    if type(value).__module__ == "numpy" and hasattr(value, "tobytes"):
+        return f"A{value.dtype.str}{value.shape}{hashlib.sha256(value.tobytes()).hexdigest()}"
+    raise TypeError(f"no canonical text for {type(value).__name__}")
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A digest of the package's version and of its computing modules (analyzer/*.py): a change
+    to any of them names every compilation anew."""
+    from . import __version__
+
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def key(kind: str, *asked) -> str | None:
+    """The file name (without suffix) of what ``asked`` compiles, or None where it has no
+    canonical text (it is then compiled, never stored)."""
+    try:
+        text = canonical(asked)
+    except TypeError:
+        return None
+    return f"{kind}-{hashlib.sha256((code_digest() + text).encode()).hexdigest()[:40]}"
+
+
+def load(name: str | None) -> dict | None:
+    """The arrays stored under ``name``, or None (not stored, or not readable: then removed)."""
+    if name is None:
+        return None
+    import numpy as np
+
+    path = directory() / (name + SUFFIX)
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            arrays = {k: stored[k] for k in stored.files}  # reads every member: zip checks each one's CRC
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - whatever a damaged file raises, it is a miss
+        remove(path)
+        return None
+    try:
+        os.utime(path)  # used now: the last to go when the cache is trimmed
+    except OSError:
+        pass
+    return arrays
+
+
+def stored(name: str | None) -> bool:
+    """Whether something is kept under ``name`` (it may still fail to read: see load)."""
+    return name is not None and (directory() / (name + SUFFIX)).is_file()
+
+
+def store(name: str | None, arrays: dict) -> None:
+    """Keep ``arrays`` under ``name``: written whole, then renamed into place; nothing on any
+    error (a read-only or full disk makes the cache slower, never a command fail)."""
+    if name is None:
+        return
+    import numpy as np
+
+    folder = directory()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".writing-", suffix=SUFFIX)
+        try:
+            with os.fdopen(handle, "wb") as f:
+                np.savez(f, **arrays)
+            os.replace(temporary, folder / (name + SUFFIX))
+        except BaseException:
+            remove(Path(temporary))
+            raise
+        trim(folder)
+    except (OSError, ValueError):
+        pass
+
+
+def trim(folder: Path, limit: int = MAX_BYTES) -> None:
+    """Remove the least recently used files until the folder holds at most ``limit`` bytes."""
+    with _LOCK:
+        files = []
+        for path in folder.glob("*" + SUFFIX):
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            files.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in files)
+        for _, size, path in sorted(files):
+            if total <= limit:
+                break
+            remove(path)
+            total -= size
+
+
+def remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def contents() -> tuple[Path, int, int]:
+    """(the cache's folder, its files, their bytes)."""
+    folder = directory()
+    files = [p for p in folder.glob("*" + SUFFIX)] if folder.is_dir() else []
+    size = 0
+    for path in files:
+        try:
+            size += path.stat().st_size
+        except OSError:
+            pass
+    return folder, len(files), size
+
+
+def clear() -> tuple[Path, int, int]:
+    """Remove every compiled plan kept (and any file left half-written): (folder, files, bytes)
+    removed."""
+    folder, files, size = contents()
+    if folder.is_dir():
+        for path in [*folder.glob("*" + SUFFIX), *folder.glob(".writing-*")]:
+            remove(path)
+    return folder, files, size

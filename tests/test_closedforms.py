@@ -1,0 +1,198 @@
+"""Closed forms of card-level lines (closedforms.py), pinned three ways: to the compiled
+polynomials (cardcount.compile_lines, the enumerator's own route) on random shoes with uneven
+suits, to brute force over every ordered deal of small shoes of real cards (tests/dealer.py),
+and to the enumerator through a batch of the whole catalogue."""
+
+import random
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+from analyzer import cardcount, closedforms
+from analyzer.analysis import enumerated
+from analyzer.batch import FEW_SHOES, evaluate_many
+from analyzer.cards import Shoe
+from analyzer.knowledge import NOTHING
+from analyzer.rulefile import get_rules, parse_rules
+
+from dealer import deal
+
+CATALOG = get_rules("catalog")
+RANKS, SUITS = "A23456789TJQK", "shdc"
+
+
+def rules_of(text: str):
+    return parse_rules('name = "t"\n' + text, "t.toml", None)
+
+
+def compiled(bet, rules):
+    layout = cardcount.layout_of(bet.needs, NOTHING, rules.tableau, False)
+    return cardcount.compile_lines((bet.conditions,), layout, rules.tableau)
+
+
+def random_counts(rng: random.Random, most: int) -> list[int]:
+    while True:
+        n = [rng.randint(0, rng.choice([0, 1, 2, most])) for _ in range(52)]
+        if sum(n) >= 6:
+            return n
+
+
+POKER_BETS = {
+    "jackpot": CATALOG,
+    "ace low, wrap, any order": rules_of('[poker]\nace = "low"\nwrap = true\n[[bets]]\nid = "p"\nlines = [\n'
+                                         '{ label = "pair of 2-4", when = { first_four = { poker = "pair", poker_ranks = ["2", "3", "4"] } }, pays = 3 },\n'
+                                         '{ label = "straight", when = { first_four = { poker = "straight" } }, pays = 9 },\n'
+                                         '{ label = "not a flush", when = { not = { first_four = { poker = "flush" } } }, pays = 1 },\n'
+                                         '{ label = "trips or mini royal", when = { any = [{ first_four = { poker = "three_of_a_kind" } }, '
+                                         '{ first_four = { poker = "mini_royal" } }] }, pays = 40 },\n]\n'),
+    "ace high, full house never": rules_of('[poker]\nace = "high"\n[[bets]]\nid = "p"\nlines = [\n'
+                                           '{ label = "full house", when = { first_four = { poker = "full_house" } }, pays = 100 },\n'
+                                           '{ label = "two pair", when = { first_four = { poker = ["two_pair", "straight_flush"] } }, pays = 20 },\n'
+                                           '{ label = "pair of kings", when = { first_four = { poker = "pair", poker_ranks = ["K"] } }, pays = 2 },\n]\n'),
+}
+HAND_BETS = {
+    "contrast": CATALOG,
+    "colours and a tie": rules_of('[[bets]]\nid = "h"\nlines = [\n'
+                                  '{ label = "red against black, a tie", when = { winner = "tie", player_hand = { every = { colour = "red" } }, '
+                                  'banker_hand = { every = { colour = "black" } } }, pays = 90 },\n]\n'),
+}
+TOO_DETAILED = {  # suits compared at every card through the draws: no compilation, the closed form alone
+    "suits and a winner": rules_of('[[bets]]\nid = "h"\nlines = [\n'
+                                   '{ label = "spades against hearts, Player wins", when = { winner = "player", player_hand = { every = { suit = "spades" } }, '
+                                   'banker_hand = { every = { suit = "hearts" } } }, pays = 200 },\n'
+                                   '{ label = "red against clubs or clubs against red, a tie", when = { winner = "tie", any = [{ player_hand = { every = { colour = "red" } }, '
+                                   'banker_hand = { every = { suit = "clubs" } } }, { player_hand = { every = { suit = "clubs" } }, banker_hand = { every = { colour = "red" } } }] }, pays = 900 },\n]\n'),
+}
+
+
+def the_bet(rules):
+    return rules.bet("jackpot_baccarat") if rules is CATALOG and "jackpot_baccarat" in [b.id for b in rules.bets] else rules.bets[0]
+
+
+@pytest.mark.parametrize("name", POKER_BETS)
+def test_poker_of_the_first_four_equals_the_compiled_polynomials(name):
+    rules = POKER_BETS[name]
+    bet = the_bet(rules)
+    assert closedforms.first_four_poker(bet.conditions)
+    form = closedforms.FirstFourPoker((bet.conditions, bet.conditions), rules.tableau)  # two groups, side by side
+    polynomials = compiled(bet, rules)
+    rng = random.Random(hash(name) % 1000)
+    shoes = [random_counts(rng, most) for most in (1, 3, 8, 32) for _ in range(6)] + [[500] * 52]
+    for n in shoes:
+        expected = polynomials.counts(n)
+        assert form.counts(n) == expected + expected, n
+    small = np.array([n for n in shoes if sum(n) <= 1290])
+    assert (form.many(small)[:, :len(bet.conditions)] == polynomials.many(small)).all()
+
+
+@pytest.mark.parametrize("name", HAND_BETS)
+def test_hands_from_disjoint_sets_equal_the_compiled_polynomials(name):
+    rules = HAND_BETS[name]
+    bet = rules.bet("contrast_bonus_1") if rules is CATALOG else rules.bets[0]
+    assert closedforms.hand_set_lines(bet.conditions, rules.tableau) is not None
+    form = closedforms.HandSets((bet.conditions,), rules.tableau)
+    polynomials = compiled(bet, rules)
+    rng = random.Random(7)
+    shoes = [random_counts(rng, most) for most in (1, 3, 8, 30) for _ in range(6)] + [[12] * 52, [600] * 52]
+    for n in shoes:
+        assert form.counts(n) == polynomials.counts(n), n
+    for rows in ([n for n in shoes if sum(n) <= 455], [[20] * 52, [9] * 52]):  # float64 sums, int64 sums (> 455 cards)
+        assert (form.many(np.array(rows)) == polynomials.many(np.array(rows))).all()
+
+
+def test_lines_that_are_not_of_the_shape_are_left_to_the_polynomials():
+    shapes = {
+        "both hands red (one set)": '{ label = "x", when = { player_hand = { every = { colour = "red" } }, banker_hand = { every = { colour = "red" } } }, pays = 5 }',
+        "a pair beside": '{ label = "x", when = { player_pair = true, player_hand = { every = { colour = "red" } }, banker_hand = { every = { colour = "black" } } }, pays = 5 }',
+        "one hand": '{ label = "x", when = { player_hand = { every = { colour = "red" } } }, pays = 5 }',
+        "lines that overlap": '{ label = "x", when = { player_hand = { every = { colour = "red" } }, banker_hand = { every = { colour = "black" } } }, pays = 5 },\n'
+                              '{ label = "y", when = { player_hand = { every = { suit = "hearts" } }, banker_hand = { every = { colour = "black" } } }, pays = 9 }',
+    }
+    for name, line in shapes.items():
+        bet = rules_of(f"[[bets]]\nid = \"b\"\nlines = [{line}]\n").bets[0]
+        assert closedforms.hand_set_lines(bet.conditions, CATALOG.tableau) is None, name
+    mixed = rules_of('[[bets]]\nid = "b"\nlines = [{ label = "x", when = { first_four = { poker = "pair" }, winner = "tie" }, pays = 5 }]\n')
+    assert not closedforms.first_four_poker(mixed.bets[0].conditions)
+    assert not closedforms.first_four_poker(CATALOG.bet("lucky_nines").conditions)
+
+
+def jackpot_line(first_four) -> int | None:
+    """Jackpot Baccarat's pay line for four real cards, from its published rules (Wizard of Odds,
+    Baccarat side bets: Jackpot Baccarat), written apart from the tests' code: None, no line."""
+    ranks = [RANKS.index(c[0]) for c in first_four]
+    by_rank = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    suited, distinct = len({c[1] for c in first_four}) == 1, len(set(ranks)) == 4
+    royal = set(ranks) == {0, 10, 11, 12}  # A, J, Q, K
+    straight = distinct and (max(ranks) - min(ranks) == 3 or royal)  # ace low or high
+    tests = [suited and royal, by_rank[0] == 4, straight and suited, by_rank[0] == 3, suited, straight,
+             by_rank[:2] == [2, 2], by_rank[0] == 2 and ranks.count(0) == 2,
+             by_rank[0] == 2 and any(ranks.count(r) == 2 for r in (9, 10, 11, 12))]
+    return next((i for i, holds in enumerate(tests) if holds), None)
+
+
+def test_both_forms_equal_brute_force_over_real_cards():
+    # shoes of 9 real cards, suits uneven: every ordered 6-card deal (60,480 each), by hand
+    rng = random.Random(11)
+    for size, ranks in ((9, "AAAJQK2TT"), (9, None), (9, None)):
+        cards = [(ranks[i] if ranks else rng.choice(RANKS)) + rng.choice("shhdc") for i in range(size)]
+        counts = [0] * 52
+        for card in cards:
+            counts[RANKS.index(card[0]) * 4 + SUITS.index(card[1])] += 1
+        jackpot, contrast = the_bet(CATALOG), CATALOG.bet("contrast_bonus_1")
+        poker = closedforms.FirstFourPoker((jackpot.conditions,), CATALOG.tableau).counts(counts)
+        hands = closedforms.HandSets((contrast.conditions,), CATALOG.tableau).counts(counts)
+        by_poker, by_hands = [0] * len(poker), [0] * len(hands)
+        red = lambda hand: all(c[1] in "hd" for c in hand)  # noqa: E731
+        black = lambda hand: all(c[1] in "sc" for c in hand)  # noqa: E731
+        for seq in permutations(cards, 6):
+            line = jackpot_line(seq[:4])
+            if line is not None:
+                by_poker[line] += 1
+            coup = deal(seq)
+            if red(coup["player_hand"]) and black(coup["banker_hand"]) or black(coup["player_hand"]) and red(coup["banker_hand"]):
+                by_hands[6 - coup["cards"]] += 1  # contrast with six, five, four cards
+        assert poker == by_poker and hands == by_hands, cards
+
+
+def test_a_batch_of_the_catalogue_takes_the_closed_forms_and_equals_the_enumerator():
+    found = cardcount.compiled("j", the_bet(CATALOG).conditions, the_bet(CATALOG).needs, CATALOG.tableau, many=True)[0]
+    assert isinstance(found, closedforms.FirstFourPoker)
+    contrast = CATALOG.bet("contrast_bonus_2")
+    assert isinstance(cardcount.compiled("c", contrast.conditions, contrast.needs, CATALOG.tableau, many=True)[0],
+                      closedforms.HandSets)
+    rules = CATALOG.only(["jackpot_baccarat", "contrast_bonus_1", "contrast_bonus_3", "banker"])
+    rng = random.Random(5)
+    shoes = [Shoe.decks(8).remove(*rng.choices([r + s for r in RANKS for s in SUITS], k=rng.randint(0, 200)))
+             for _ in range(FEW_SHOES)]
+    batch = evaluate_many(rules, shoes)
+    for i in (0, 7, FEW_SHOES - 1):
+        assert [r.sequences for r in batch.results(i)] == [r.sequences for r in enumerated(rules, shoes[i])]
+
+
+def test_a_bet_too_detailed_to_compile_is_counted_by_its_closed_form_and_equals_brute_force():
+    # suits compared at every card through the draws were refused ("too much card detail"): the
+    # closed form now counts them, one shoe (enumerated) and many (a batch), equal to every deal
+    rules = TOO_DETAILED["suits and a winner"]
+    bet = rules.bets[0]
+    assert not cardcount.fits(bet.needs, rules.tableau)
+    suits_of = lambda hand, allowed: all(c[1] in allowed for c in hand)  # noqa: E731
+    rng = random.Random(4)
+    for _ in range(3):
+        cards = [rng.choice(RANKS) + rng.choice("sshdcc") for _ in range(9)]
+        expected = [0, 0]
+        for seq in permutations(cards, 6):
+            coup = deal(seq)
+            player, banker = coup["player_hand"], coup["banker_hand"]
+            if coup["winner"] == 1 and suits_of(player, "s") and suits_of(banker, "h"):
+                expected[0] += 1
+            if coup["winner"] == 0 and (suits_of(player, "hd") and suits_of(banker, "c") or suits_of(player, "c") and suits_of(banker, "hd")):
+                expected[1] += 1
+        counts = np.zeros((13, 4), np.int64)
+        for card in cards:
+            counts[RANKS.index(card[0]), SUITS.index(card[1])] += 1
+        shoe = Shoe(tuple(map(tuple, counts.tolist())))
+        assert list(enumerated(rules, shoe)[0].sequences) == expected
+        assert list(evaluate_many(rules, [shoe] * FEW_SHOES).results(3)[0].sequences) == expected
+    eight = enumerated(rules, Shoe.decks(8))[0]  # and on 8 decks, at once
+    assert 0 < eight.win < 1

@@ -1,0 +1,154 @@
+"""Compiled plans kept on disk (plancache.py): the same figures whether a plan is compiled, read
+back, damaged, stale or unwritable; and analyse() on the compiled route from a rule set's second
+shoe on, equal to the enumerator."""
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analyzer import plancache
+from analyzer.analysis import analyse, enumerated
+from analyzer.batch import FEW_ANALYSES, compile_rules, evaluate_many, plan_of, plan_for_one
+from analyzer.cardcount import Polynomials, compile_lines, layout_of, stored_or_compiled
+from analyzer.cards import Shoe
+from analyzer.cli import cli
+from analyzer.rulefile import get_rules, parse_rules
+
+CATALOG = get_rules("catalog")
+MAJESTIC = CATALOG.bet("majestic_match")
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty cache folder of this test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path / "baccarat"
+
+
+def fresh_rules(text: str = ""):
+    """A rule set no other test compiled (its compilations are of this test alone)."""
+    return parse_rules('name = "t"\n[[bets]]\nid = "m"\nlines = [\n'
+                       '{ label = "suited", when = { banker_suited = true, banker_1 = { rank = ["K", "Q", "J"] } }, pays = 30 },\n'
+                       '{ label = "tie", when = { winner = "tie" }, pays = 8 },\n]\n' + text, "t.toml", None)
+
+
+def forget():
+    """Forget every compilation held in this process, as a new process starts."""
+    import analyzer.batch as batch
+    import analyzer.cardcount as cardcount
+    batch._plan.cache_clear()
+    batch._PLANS.clear()
+    cardcount.COMPILED.values.clear()
+
+
+def test_a_compilation_read_back_counts_as_the_one_compiled(cache):
+    from analyzer.knowledge import NOTHING
+    layout = layout_of(MAJESTIC.needs, NOTHING, CATALOG.tableau)
+    made = stored_or_compiled((MAJESTIC.conditions,), layout, CATALOG.tableau, NOTHING, False, "m")
+    assert len(list(cache.glob("cards-*.npz"))) == 1
+    read = stored_or_compiled((MAJESTIC.conditions,), layout, CATALOG.tableau, NOTHING, False, "m")
+    assert read is not made  # from the file
+    rng = random.Random(3)
+    for _ in range(5):
+        n = [rng.randint(0, 8) for _ in range(52)]
+        assert read.counts(n) == made.counts(n) == compile_lines((MAJESTIC.conditions,), layout, CATALOG.tableau).counts(n)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "empty", "wrong arrays"])
+def test_a_damaged_file_is_compiled_again_and_replaced(cache, damage):
+    rules = fresh_rules()
+    shoe = Shoe.decks(2).remove("K", "Qs", "5")
+    expected = [r.ev for r in enumerated(rules, shoe)]
+    compile_rules(rules)
+    files = sorted(cache.glob("*.npz"))
+    assert files
+    for path in files:
+        data = path.read_bytes()
+        if damage == "truncate":
+            path.write_bytes(data[: len(data) // 2])
+        elif damage == "garbage":
+            path.write_bytes(bytes(reversed(data)))
+        elif damage == "empty":
+            path.write_bytes(b"")
+        else:
+            np.savez(path, nothing=np.zeros(3))
+    forget()
+    again = fresh_rules()
+    assert [r.ev for r in evaluate_many(again, [shoe] * 40).results(0)] == expected
+    assert [r.ev for r in analyse(again, shoe)] == expected
+
+
+def test_an_unwritable_cache_is_only_slower(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # .../file/baccarat cannot be made
+    rules = fresh_rules()
+    shoe = Shoe.decks(1).remove("Kd")
+    assert [r.ev for r in evaluate_many(rules, [shoe] * 40).results(0)] == [r.ev for r in enumerated(rules, shoe)]
+
+
+def test_a_change_of_code_or_question_names_another_file():
+    plancache.code_digest.cache_clear()
+    first = plancache.key("cards", MAJESTIC.conditions)
+    assert first == plancache.key("cards", MAJESTIC.conditions)
+    assert first != plancache.key("cards", CATALOG.bet("colour_match").conditions)
+    digest = plancache.code_digest
+    try:
+        plancache.code_digest = lambda: "another version of the code"
+        assert plancache.key("cards", MAJESTIC.conditions) != first
+    finally:
+        plancache.code_digest = digest
+    assert plancache.key("cards", object()) is None  # no canonical text: never stored
+
+
+def test_the_canonical_text_is_the_same_in_another_process():
+    # sets of strings iterate in an order that changes with the hash seed: the text must not
+    code = ("from analyzer import plancache; from analyzer.rulefile import get_rules; "
+            "print(plancache.key('plan', *[b.conditions for b in get_rules('catalog').bets]))")
+    keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env=os.environ | {"PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(keys) == 1
+
+
+def test_the_cache_is_trimmed_to_its_size_least_recently_used_first(cache):
+    cache.mkdir(parents=True)
+    for i in range(5):
+        plancache.store(f"x-{i}", {"a": np.zeros(1000)})
+        os.utime(cache / f"x-{i}.npz", (i, i))
+    plancache.load("x-0")  # used now
+    plancache.trim(cache, limit=3 * (cache / "x-1.npz").stat().st_size)
+    assert sorted(p.name for p in cache.glob("*.npz")) == ["x-0.npz", "x-3.npz", "x-4.npz"]
+
+
+def test_analyse_takes_the_compiled_route_after_a_few_shoes_and_agrees(cache):
+    forget()
+    rules = fresh_rules()
+    shoes = [Shoe.decks(1).remove(*random.Random(i).sample("A23456789TJQK", 4)) for i in range(FEW_ANALYSES + 3)]
+    for shoe in shoes[:FEW_ANALYSES]:  # the first few: the enumerator
+        assert [r.ev for r in analyse(rules, shoe)] == [r.ev for r in enumerated(rules, shoe)]
+    assert not plan_of(rules).compiled
+    for shoe in shoes[FEW_ANALYSES:]:
+        assert [r.ev for r in analyse(rules, shoe)] == [r.ev for r in enumerated(rules, shoe)]
+        assert plan_of(rules).compiled  # compiled (and kept on disk) at the next
+    forget()  # as another process: it finds the plan on disk at its first shoe
+    assert plan_for_one(fresh_rules()) is not None
+    cleared = plancache.clear()
+    forget()
+    assert cleared[1] and plan_for_one(fresh_rules()) is None
+
+
+def test_cache_info_and_clear(cache):
+    compile_rules(fresh_rules())
+    info = CliRunner().invoke(cli, ["cache", "info"])
+    files = len(list(cache.glob("*.npz")))
+    assert info.exit_code == 0 and info.output.startswith(f"{cache}: {files} files of compiled plans, ")
+    cleared = CliRunner().invoke(cli, ["cache", "clear"])
+    assert cleared.exit_code == 0 and cleared.output.startswith(f"Removed {files} files of compiled plans (")
+    assert not list(cache.glob("*"))
+    assert CliRunner().invoke(cli, ["cache", "clear"]).output.startswith("Removed 0 files")
