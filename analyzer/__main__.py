@@ -15,7 +15,13 @@ def main():
     if sys.argv[1:] == ["--version"]:  # what click's version option prints, without importing click (a third of the time)
         from . import __version__
 
-        print(f"baccarat, version {__version__}")
+        try:
+            sys.stdout.write(f"baccarat, version {__version__}\n")
+            sys.stdout.flush()
+        except OSError as exc:  # as the command line says it (cli.answered)
+            sys.stderr.write(f"Error: cannot write the output: {exc.strerror or exc}\n")
+            sys.stdout = None  # nothing left to flush at exit
+            sys.exit(1)
         return
     from .signals import STOP_SIGNALS  # the signal module and a dictionary: nothing to wait for
 

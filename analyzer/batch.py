@@ -418,7 +418,7 @@ def compile_rules(rules: RuleSet) -> RulePlan:
     """The RulePlan of ``rules`` with its polynomials built (value and card-level lines), read from
     disk where an earlier process kept them. From then on, analysis.analyse evaluates the rule
     set's shoes by the RulePlan (analyse_one) and evaluate_many always by polynomials.
-    (evaluate_many compiles by itself from FEW_SHOES shoes on, analyse from its second shoe.)"""
+    (evaluate_many compiles by itself from FEW_SHOES shoes on, analyse after FEW_ANALYSES shoes.)"""
     plan = plan_of(rules)
     if not plan.compiled:
         card_polynomials(plan)
@@ -706,10 +706,10 @@ class Batch:
             denominators = scale.astype(np.int64)[None, :] * total.astype(np.int64)[:, None]
             divisor = np.gcd(numerators, denominators)
             return numerators // divisor, denominators // divisor
-        denominators = scale[None, :] * total.astype(object)[:, None]
-        divisor = np.frompyfunc(math.gcd, 2, 1)(numerators.astype(object), denominators)
-        numerators, denominators = numerators.astype(object) // divisor, denominators // divisor
         gcd = np.frompyfunc(math.gcd, 2, 1)
+        denominators = scale[None, :] * total.astype(object)[:, None]
+        divisor = gcd(numerators.astype(object), denominators)
+        numerators, denominators = numerators.astype(object) // divisor, denominators // divisor
         for b, (top, bottom) in self.series.items():
             divisor = gcd(top[shoes], bottom[shoes])
             numerators[:, b], denominators[:, b] = top[shoes] // divisor, bottom[shoes] // divisor
@@ -802,15 +802,17 @@ def series_evs(plan: RulePlan, lines: np.ndarray, total: np.ndarray) -> dict:
         counts, ends = (lines[:, k] for k in plan.line_columns[b])
         top, scale, nets = nets_by_count(bet)
         numerators, denominators = np.empty(len(lines), object), np.empty(len(lines), object)
+        decides = counts + ends > 0
         closed = np.zeros(len(lines), bool) if bet.series.coups is not None else \
-            (counts + ends > 0) & ((ends > 0) | (bet.series.most is not None))
+            decides & ((ends > 0) | (bet.series.most is not None))
         if closed.any():
-            key = (*plan.line_columns[b], top)
+            key = (*plan.line_columns[b], top)  # the terms of every shoe where a coup decides
             if key not in shared:
-                shared[key] = geometric_terms(counts[closed], ends[closed], top)
+                shared[key] = geometric_terms(counts[decides], ends[decides], top)
             terms, power = shared[key]
-            numerators[closed] = np.array(nets, object) @ terms
-            denominators[closed] = power * scale
+            mine = closed[decides]
+            numerators[closed] = np.array(nets, object) @ terms[:, mine]
+            denominators[closed] = power[mine] * scale
         for i in np.flatnonzero(~closed):
             ev = result_of(bet, [counts[i], ends[i]], total[i]).ev
             numerators[i], denominators[i] = ev.numerator, ev.denominator
@@ -859,7 +861,7 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, in_int64: np.
             continue
         polynomials, start, width = found
         if id(polynomials) not in done:
-            counts = np.zeros((len(n), polynomials.coefficients.shape[1]), lines.dtype)
+            counts = np.zeros((len(n), polynomials.lines), lines.dtype)
             if len(small):
                 with one_blas_thread():
                     counts[small] = polynomials.many(flat[small])

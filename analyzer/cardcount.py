@@ -296,18 +296,13 @@ class Polynomials:
         return cls(arrays["sets"], levels("level"), levels("block_level"), arrays.get("free_part"), arrays["blocks"],
                    free, coefficients)
 
+    @property
+    def lines(self) -> int:
+        return self.coefficients.shape[1]
+
     def cells(self) -> int:
         built = sum(len(parent) for parent, _ in self.levels + self.block_levels)
         return 2 * built + self.blocks.size + 2 * self.coefficients.size + 1  # twice: their float copy (transposed)
-
-    def last_shoe(self, n: tuple) -> list[int]:
-        """:meth:`counts`, kept for the last shoe asked: the bets that share one compilation are
-        counted by one evaluation a shoe, not one each (the memory goes with the polynomials)."""
-        last = self.__dict__.get("_last")
-        if last is None or last[0] != n:
-            last = (n, self.counts(n))
-            self.__dict__["_last"] = last  # one pair, replaced whole: safe between threads
-        return last[1]
 
     def counts(self, n) -> list[int]:
         """Each line's ordered 6-card sequences from a shoe of card counts ``n`` (52, by kind)."""
@@ -768,7 +763,7 @@ def merge_terms(compiler: Compiler, free_codes: np.ndarray, block_codes: np.ndar
 # Compiled lines by (conditions, tableau, knowledge, for many shoes): (polynomials, first column, columns). One
 # compilation serves every shoe; a rule set's bets that read alike share one, each charged its
 # share of it (its columns), so that the budget counts what is held once.
-COMPILED = Recent(16_000_000, size=lambda entry: entry[0].cells() * entry[2] // entry[0].coefficients.shape[1])
+COMPILED = Recent(16_000_000, size=lambda entry: entry[0].cells() * entry[2] // max(entry[0].lines, 1))
 _COMPILING = threading.Lock()  # one compilation at a time: a server's threads wait for it, not repeat it
 
 
@@ -804,7 +799,7 @@ def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool =
                 by_layout.setdefault(layout_of(needs, knowledge, tableau, many), {}).setdefault(conditions, name)
         for layout, members in by_layout.items():
             context = " and ".join(dict.fromkeys(members.values()))
-            polynomials = closedforms.closed_form(tuple(members), tableau) if many and not knowledge else None
+            polynomials = None if knowledge else closedforms.closed_form(tuple(members), tableau)  # a closed form first
             if polynomials is None:
                 polynomials = stored_or_compiled(tuple(members), layout, tableau, knowledge, many, context)
             start = 0
@@ -849,4 +844,15 @@ def line_counts(name: str, conditions: tuple, needs: Needs, counts, tableau: Tab
     """Ordered 6-card sequences settled by each of ``conditions`` in turn on a shoe of card
     ``counts`` (52, by kind), that agree with ``knowledge``."""
     polynomials, start, width = compiled(name, conditions, needs, tableau, knowledge)
-    return polynomials.last_shoe(tuple(counts))[start:start + width]
+    return last_shoe(polynomials, tuple(counts))[start:start + width]
+
+
+def last_shoe(polynomials, n: tuple) -> list[int]:
+    """``polynomials.counts(n)`` (compiled Polynomials, or a closed form), kept for the last shoe
+    asked: the bets that share one compilation are counted by one evaluation a shoe, not one
+    each (the memory goes with the polynomials)."""
+    last = polynomials.__dict__.get("_last")
+    if last is None or last[0] != n:
+        last = (n, polynomials.counts(n))
+        polynomials.__dict__["_last"] = last  # one pair, replaced whole: safe between threads
+    return last[1]

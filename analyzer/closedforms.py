@@ -109,13 +109,6 @@ def representative(pattern: str, ranks: tuple, suited: bool) -> list[int]:
     return [r * 4 + s for r, s in zip(rows, suits)]
 
 
-def falling(x, k: int):
-    out = x
-    for i in range(1, k):
-        out = out * (x - i)
-    return out
-
-
 def elementary4(x: np.ndarray):
     """e4 of the last axis of ``x``, by e_k <- e_k + x e_(k-1) over its entries."""
     e = [np.ones(x.shape[:-1], x.dtype)] + [np.zeros(x.shape[:-1], x.dtype) for _ in range(4)]
@@ -192,19 +185,19 @@ def quadratic(x: np.ndarray, forms: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class ClosedForm:
-    """Lines counted by a closed form, with the compiled Polynomials' interface for many shoes
-    (``many``, ``counts``; ``coefficients.shape[1]`` the lines, ``cells`` the memory held):
+    """Lines counted by a closed form, with the compiled Polynomials' interface (``many``,
+    ``counts``; ``lines``, and ``cells`` the memory held):
     ``groups`` the lines of each bet (each settled in turn), their columns one after another."""
 
     groups: tuple
     tableau: object
 
     @property
-    def coefficients(self) -> np.ndarray:
-        return np.zeros((1, sum(map(len, self.groups))), np.int64)
+    def lines(self) -> int:
+        return sum(map(len, self.groups))
 
     def cells(self) -> int:
-        return 1000 * len(self.groups)
+        return 1000 * len(self.groups)  # a few small arrays: counted as a thousand cells each
 
     def counts(self, n) -> list[int]:
         """Each line's ordered 6-card sequences from a shoe of card counts ``n`` (52, by kind)."""
@@ -263,13 +256,22 @@ def hand_pairs(part):
         inner = [hand_pairs(p) for p in part.parts]
         return None if not inner or any(x is None or len(x) != 1 for x in inner) else [x[0] for x in inner]
     if isinstance(part, AllOf):
-        every = [leaf for leaf in leaves(part)]
-        if len(every) == 2 and all(isinstance(t, GroupEvery) for t in every) and not any(
-                isinstance(p, (AnyOf, Not)) for p in part.parts):
+        every = list(conjuncts(part))
+        if len(every) == 2 and all(isinstance(t, GroupEvery) for t in every):
             sets = {t.group: np.array(t.test.member) for t in every}
             if set(sets) == {"player_hand", "banker_hand"}:
                 return [(sets["player_hand"], sets["banker_hand"])]
     return None
+
+
+def conjuncts(condition):
+    """The tests that all must hold, through nested all (any other test, a not or an any
+    included, is one conjunct as it is)."""
+    if isinstance(condition, AllOf):
+        for part in condition.parts:
+            yield from conjuncts(part)
+    else:
+        yield condition
 
 
 def value_cells(tableau):
@@ -304,6 +306,8 @@ def hand_set_lines(conditions: tuple, tableau) -> tuple | None:
                 (a1 & a2).any() and (b1 & b2).any() for i, (a1, b1) in enumerate(pairs) for a2, b2 in pairs[i + 1:]):
             return None  # a card in both hands' sets, or two alternatives that can hold at once
         values = [p for p, x in zip(parts, found) if x is None]
+        if any(p.needs().cards for p in values):  # a card read elsewhere (a not of a hand's test, say)
+            return None
         try:
             mask = np.ones(len(rows), bool)
             for p in values:

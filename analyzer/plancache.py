@@ -10,12 +10,14 @@ computing modules (so a changed module never reads a file an older one wrote).
 A cache is never the reason for a wrong figure or an error, only for speed:
 
 - a file is written whole to a temporary name, then renamed: a reader sees it whole or not at all;
-- a file that does not read (truncated, corrupt: zip's checksums fail, the arrays are missing or
-  of another shape) is a miss, and is removed;
+- each file holds its own name and a digest of its arrays: a file that does not read (truncated,
+  corrupt), or is not the one written under that name (another compilation's, put in its place),
+  is a miss, and is removed;
 - a directory that cannot be made or written is a miss, said nowhere;
 - what is asked that has no canonical text (an object this module does not know) is never stored.
 
-The cache holds at most MAX_BYTES: past it, the files least recently used go first.
+The cache holds at most MAX_BYTES: past it, the files least recently used go first. Only files
+named as this module names them are read, counted, trimmed or cleared.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import dataclasses
 import enum
 import hashlib
 import os
+import re
 import tempfile
 import threading
 from fractions import Fraction
@@ -32,6 +35,7 @@ from pathlib import Path
 
 MAX_BYTES = 256 * 2**20  # the cache's size at most: the whole catalogue's compilations take about 30 MB
 SUFFIX = ".npz"
+NAMED = re.compile(r"[a-z]+-[0-9a-f]{40}\.npz")  # what key() names, with the suffix
 _LOCK = threading.Lock()
 
 
@@ -105,9 +109,11 @@ def load(name: str | None) -> dict | None:
     try:
         with np.load(path, allow_pickle=False) as stored:
             arrays = {k: stored[k] for k in stored.files}  # reads every member: zip checks each one's CRC
+        if str(arrays.pop("_name")) != name or str(arrays.pop("_digest")) != digest(arrays):
+            raise ValueError("not the file written under this name")
     except FileNotFoundError:
         return None
-    except Exception:  # noqa: BLE001 - whatever a damaged file raises, it is a miss
+    except Exception:  # noqa: BLE001 - whatever a damaged or foreign file raises, it is a miss
         remove(path)
         return None
     try:
@@ -134,8 +140,9 @@ def store(name: str | None, arrays: dict) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".writing-", suffix=SUFFIX)
         try:
+            os.chmod(temporary, 0o644)  # readable as any file the user writes (mkstemp's 0600 hid it from a shared cache)
             with os.fdopen(handle, "wb") as f:
-                np.savez(f, **arrays)
+                np.savez(f, **arrays, _name=np.array(name), _digest=np.array(digest(arrays)))
             os.replace(temporary, folder / (name + SUFFIX))
         except BaseException:
             remove(Path(temporary))
@@ -145,11 +152,29 @@ def store(name: str | None, arrays: dict) -> None:
         pass
 
 
+def digest(arrays: dict) -> str:
+    """A digest of named arrays: names, types, shapes and contents."""
+    out = hashlib.sha256()
+    for name in sorted(arrays):
+        array = arrays[name]
+        out.update(f"{name}:{array.dtype.str}:{array.shape}:".encode())
+        out.update(array.tobytes())
+    return out.hexdigest()
+
+
+def kept(folder: Path) -> list[Path]:
+    """The files of compiled plans in ``folder`` (those named as key() names them)."""
+    try:
+        return [p for p in folder.iterdir() if NAMED.fullmatch(p.name) and p.is_file()]
+    except OSError:
+        return []
+
+
 def trim(folder: Path, limit: int = MAX_BYTES) -> None:
     """Remove the least recently used files until the folder holds at most ``limit`` bytes."""
     with _LOCK:
         files = []
-        for path in folder.glob("*" + SUFFIX):
+        for path in kept(folder):
             try:
                 stat = path.stat()
             except OSError:
@@ -173,7 +198,7 @@ def remove(path: Path) -> None:
 def contents() -> tuple[Path, int, int]:
     """(the cache's folder, its files, their bytes)."""
     folder = directory()
-    files = [p for p in folder.glob("*" + SUFFIX)] if folder.is_dir() else []
+    files = kept(folder)
     size = 0
     for path in files:
         try:
@@ -187,7 +212,9 @@ def clear() -> tuple[Path, int, int]:
     """Remove every compiled plan kept (and any file left half-written): (folder, files, bytes)
     removed."""
     folder, files, size = contents()
+    for path in kept(folder):
+        remove(path)
     if folder.is_dir():
-        for path in [*folder.glob("*" + SUFFIX), *folder.glob(".writing-*")]:
+        for path in folder.glob(".writing-*" + SUFFIX):
             remove(path)
     return folder, files, size

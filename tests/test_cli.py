@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import os
 import random
 import string
 import subprocess
@@ -42,6 +43,11 @@ def test_the_version_from_the_entry_point_without_click_is_what_click_prints():
     assert process.returncode == 0 and process.stdout == ok("--version") + "False\n"
     both = subprocess.run([sys.executable, "-m", "analyzer", "--version", "-h"], capture_output=True, text=True)
     assert both.returncode == 0 and both.stdout == ok("--version")  # anything more: click's own --version
+    if os.path.exists("/dev/full"):  # an output that cannot be written: one line, as every command says it
+        for args in (["--version"], ["--version", "-h"]):
+            with open("/dev/full", "w") as full:
+                failed = subprocess.run([sys.executable, "-m", "analyzer", *args], stdout=full, stderr=subprocess.PIPE, text=True)
+            assert failed.returncode == 1 and failed.stderr == "Error: cannot write the output: No space left on device\n"
 
 
 def test_every_command_has_help_text():

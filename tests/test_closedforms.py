@@ -196,3 +196,14 @@ def test_a_bet_too_detailed_to_compile_is_counted_by_its_closed_form_and_equals_
         assert list(evaluate_many(rules, [shoe] * FEW_SHOES).results(3)[0].sequences) == expected
     eight = enumerated(rules, Shoe.decks(8))[0]  # and on 8 decks, at once
     assert 0 < eight.win < 1
+
+
+def test_a_not_inside_all_is_no_hand_set_and_counts_as_the_enumeration():
+    # found by a hostile review: "not Player all red, and Banker all black" written as all = [...]
+    # was read as "Player all red and Banker all black" (its not was hidden one all deeper)
+    rules = rules_of('[[bets]]\nid = "b"\nlines = [{ label = "x", when = { all = [{ not = { player_hand = { every = '
+                     '{ colour = "red" } } } }, { banker_hand = { every = { colour = "black" } } }] }, pays = 3 }]\n')
+    bet = rules.bets[0]
+    assert closedforms.hand_set_lines(bet.conditions, rules.tableau) is None
+    spades = Shoe.from_ranks([1] * 13)  # thirteen spades: the Player's hand is never red, the Banker's always black
+    assert [r.ev for r in evaluate_many(rules, [spades] * FEW_SHOES).results(0)] == [3] == [r.ev for r in enumerated(rules, spades)]

@@ -6,7 +6,6 @@ import os
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,7 +14,7 @@ from click.testing import CliRunner
 from analyzer import plancache
 from analyzer.analysis import analyse, enumerated
 from analyzer.batch import FEW_ANALYSES, compile_rules, evaluate_many, plan_of, plan_for_one
-from analyzer.cardcount import Polynomials, compile_lines, layout_of, stored_or_compiled
+from analyzer.cardcount import compile_lines, layout_of, stored_or_compiled
 from analyzer.cards import Shoe
 from analyzer.cli import cli
 from analyzer.rulefile import get_rules, parse_rules
@@ -152,3 +151,35 @@ def test_cache_info_and_clear(cache):
     assert cleared.exit_code == 0 and cleared.output.startswith(f"Removed {files} files of compiled plans (")
     assert not list(cache.glob("*"))
     assert CliRunner().invoke(cli, ["cache", "clear"]).output.startswith("Removed 0 files")
+
+
+def test_another_compilation_put_in_place_is_a_miss(cache):
+    # found by a hostile review: files swapped among their names were read as their own
+    rules = fresh_rules()
+    shoe = Shoe.decks(2).remove("K", "Qs", "5")
+    expected = [r.ev for r in enumerated(rules, shoe)]
+    compile_rules(rules)
+    files = sorted(cache.glob("*.npz"))
+    contents = [p.read_bytes() for p in files]
+    for path, data in zip(files, contents[1:] + contents[:1]):  # each file holds the next one's arrays
+        path.write_bytes(data)
+    forget()
+    again = fresh_rules()
+    assert [r.ev for r in evaluate_many(again, [shoe] * 40).results(0)] == expected
+    assert [r.ev for r in analyse(again, shoe)] == expected
+
+
+def test_only_files_named_as_the_cache_names_them_are_counted_trimmed_or_cleared(cache):
+    forget()
+    compile_rules(fresh_rules())
+    ours = sorted(p.name for p in cache.glob("*.npz"))
+    (cache / "my_results.npz").write_bytes(b"a user's own file")
+    (cache / "sub.npz").mkdir()
+    assert ours and plancache.contents()[1] == len(ours)
+    assert all(oct((cache / name).stat().st_mode)[-3:] == "644" for name in ours)  # a shared cache can read them
+    plancache.trim(cache, limit=0)
+    assert sorted(p.name for p in cache.glob("*.npz")) == ["my_results.npz", "sub.npz"]
+    forget()
+    compile_rules(fresh_rules())
+    assert plancache.clear()[1] == len(ours)
+    assert sorted(p.name for p in cache.glob("*.npz")) == ["my_results.npz", "sub.npz"]

@@ -359,7 +359,9 @@ def test_many_shoes_of_bets_across_coups_by_one_closed_form_equal_each_shoe_by_i
     # batch.series_evs computes every shoe's EV at once (geometric_terms, shared by the four pay
     # tables); result_of gives each shoe's by its count law, in Fractions: the two agree on every
     # edge - nothing ends the bet (with and without a cap), nothing counts, nothing decides,
-    # a limit of coups (the chain), counts with a common factor, and counts past int64 (object)
+    # a limit of coups (the chain), counts with a common factor, and counts past int64 (object);
+    # and two bets that follow the same coups to the same bound, one capped, one not, where
+    # nothing ends them on some shoes (each its own shoes: a shared set once mixed them up)
     from analyzer.batch import plan_of, series_evs
     rules = rules_of('''
 [[bets]]
@@ -374,6 +376,14 @@ series = { counts = { winner = "banker" }, ends = { winner = "player" } }
 id = "within"
 lines = [{ label = "3", count = 3, pays = 7 }]
 series = { counts = { winner = "banker" }, ends = { winner = "player" }, coups = 9 }
+[[bets]]
+id = "capped_at_the_bound"
+lines = [{ label = "3", count = 3, pays = 7 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" }, most = 4 }
+[[bets]]
+id = "uncapped_same_bound"
+lines = [{ label = "3", count = 3, pays = 7 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" } }
 ''')
     streaks = CATALOG.only([b.id for b in STREAKS])
     rng = random.Random(37)
