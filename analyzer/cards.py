@@ -362,19 +362,14 @@ def check_playable(shoe: Shoe) -> Shoe:
 
 
 def parse_dealt(text: str) -> list:
-    """Dealt cards from text: commas or new lines separate cards, blank lines and # comments are
-    skipped (a line may hold one card or a whole coup).
+    """Dealt cards from text: commas, spaces or new lines separate cards, blank lines and #
+    comments are skipped (a line may hold one card or a whole coup, written as the page shows it).
 
-    >>> parse_dealt("5,K, # a comment, with commas\\n\\nAh")
-    [(4, None), (12, None), (0, 1)]
+    >>> parse_dealt("5,K, # a comment, with commas\\n\\nAh"), parse_dealt("8c 3c 7h 5c")
+    ([(4, None), (12, None), (0, 1)], [(7, 3), (2, 3), (6, 1), (4, 3)])
     """
     lines = (line.split("#", 1)[0] for line in text.splitlines())
-    return [parse_card(part) for line in lines for part in line.split(",") if part.strip()]
-
-
-def load_dealt(path) -> list:
-    """Dealt cards from a file (see :func:`parse_dealt`)."""
-    return parse_dealt(read_text(path, "dealt file"))  # a shoe's cards: kilobytes
+    return [parse_card(part) for line in lines for part in re.split(r"[\s,]+", line) if part.strip()]
 
 
 def take_card(rows: list[list[int]], rank: int, suit: int | None):

@@ -46,6 +46,7 @@ chemin_game = LazyModule("analyzer.chemin")
 counting = LazyModule("analyzer.counting")
 known_cards = LazyModule("analyzer.knowledge")
 plans_kept = LazyModule("analyzer.plancache")
+replays = LazyModule("analyzer.replay")
 rendering = LazyModule("analyzer.render")
 rulefile = LazyModule("analyzer.rulefile")
 shoes_dealt = LazyModule("analyzer.simulate")
@@ -538,7 +539,8 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
 @cli.command(context_settings=CONTEXT)
 @click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set to analyse.")
 @click.option("--dealt", default="", metavar="CARDS", help="Cards already dealt from the shoe, comma-separated.")
-@click.option("--dealt-file", metavar="FILE", help="A file of dealt cards: one card or one coup per line.")
+@click.option("--dealt-file", metavar="FILE", help="A file of dealt cards: one card a line, or a file of coups as "
+              "`replay` reads it (one coup a line, burn and cut marked): the cards seen in its last shoe.")
 @click.option("--positive", is_flag=True, help="Show only the bets with positive expectation.")
 @shoe_options("Number of 52-card decks the shoe started with (default 8).")
 @known_option
@@ -553,10 +555,35 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, wid
     and the cards seen with --dealt or --dealt-file (or give the remaining counts with --shoe).
     """
     knowledge = known_cards.Knowledge.parse(known)
-    seen = cards.parse_dealt(dealt) + (cards.load_dealt(dealt_file) if dealt_file is not None else [])
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    view = views.edge.now(rulefile.get_rules(rules), shoe, seen, positive, knowledge)
+    rule_set = rulefile.get_rules(rules)
+    seen = cards.parse_dealt(dealt)
+    if dealt_file is not None:
+        seen += replays.dealt_file(userfiles.read_text(dealt_file, "dealt file"), shoe, rule_set.tableau, dealt_file)
+    view = views.edge.now(rule_set, shoe, seen, positive, knowledge)
     emit(narrowed(view, wide, fmt), fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("coups_file", metavar="FILE")
+@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to replay.")
+@shoe_options("Number of 52-card decks each shoe started with (default 8).")
+@output_options
+@domain_errors
+def replay(coups_file, rules, decks, remove, shoe_file, fmt, exact):
+    """Every bet's exact EV before every coup of a shoe as dealt, each coup's result and the bets
+    that were positive.
+
+    FILE has one coup a line, its cards in dealing order (Player, Banker, Player, Banker, then
+    the third cards) separated by spaces or commas; 'burn CARDS +N' (cards turned up, N more
+    face down), 'cut' (the cut card came out) and 'shoe ID' (a new shoe) on lines of their own;
+    '#' begins a comment. A coup the tableau could not deal, or a card not left, is refused by
+    its line. The JSON has a list 'coups', each with its 'cards' and its 'bets' as `now --format
+    json` gives them before that coup.
+    """
+    shoes = replays.parse_coups(userfiles.read_text(coups_file, "coup file"), coups_file)
+    shoe = cards.make_shoe(decks, remove, shoe_file)
+    emit(views.replay.replay(rulefile.get_rules(rules), shoe, shoes), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)

@@ -11,6 +11,7 @@ counting   count systems (counting)
 advantage  what seeing some of the cards is worth (advantage)
 simulation shoes dealt and tallied (simulate)
 runs       runs of a result in a shoe, for game protection (runs)
+replay     a shoe replayed coup by coup (replay)
 chemin     chemin de fer solved as a game (chemin)
 
 Here: what every view says of a shoe and of known cards.

@@ -1,0 +1,115 @@
+"""`baccarat replay` and the file of coups (replay.py): each coup's figures are `now`'s before it,
+each coup dealt by an independent dealer (tests/dealer.py) is accepted and read as it dealt,
+and a coup the tableau could not deal, or a card not left, is refused by its line."""
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.analysis import analyse
+from analyzer.cards import BaccaratError, Shoe
+from analyzer.cli import cli
+from analyzer.replay import dealt_file, parse_coups, result_of, steps
+from analyzer.rulefile import get_rules
+from analyzer.tableau import PUNTO_BANCO
+
+from dealer import deal
+
+RANKS, SUITS = "A23456789TJQK", "shdc"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def dealt_shoe(seed: int, decks: int = 1, cut: int = 14):
+    """A shoe shuffled and dealt by the independent dealer to its cut card: (lines of the file,
+    [(winner, player total, banker total)])."""
+    rng = random.Random(seed)
+    cards = [r + s for r in RANKS for s in SUITS] * decks
+    rng.shuffle(cards)
+    lines, results, at = [f"burn {cards[0]} +3"], [], 4
+    while len(cards) - at > cut:
+        outcome = deal(cards[at:at + 6])
+        taken = outcome["cards"]
+        lines.append(" ".join(cards[at:at + taken]) if rng.random() < 0.5 else ", ".join(cards[at:at + taken]))
+        results.append(({1: "player", -1: "banker", 0: "tie"}[outcome["winner"]], outcome["player_total"], outcome["banker_total"]))
+        at += taken
+    return lines, results
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_coup_the_dealer_deals_is_read_as_it_dealt(seed):
+    lines, results = dealt_shoe(seed)
+    shoes = parse_coups("\n".join(lines), "f")
+    found = [result_of(step.coup.cards, PUNTO_BANCO) for step in steps(Shoe.decks(1), shoes, PUNTO_BANCO)]
+    assert found == results and len(found) > 5
+
+
+def test_each_coups_figures_are_nows_before_it(tmp_path):
+    lines, _ = dealt_shoe(4, decks=2)
+    assert len(lines) > 9
+    path = tmp_path / "coups.txt"
+    path.write_text("\n".join(lines[:9]) + "\n")
+    out = run("replay", str(path), "--rules", "catalog", "--decks", "2", "--format", "json")
+    assert out.exit_code == 0, out.output
+    coups = json.loads(out.output)["coups"]
+    assert [c["cards"] for c in coups] == [line.replace(",", "").split() for line in lines[1:9]]
+    seen = lines[0].split()[1:2]  # the card turned by the burn; the three face down are not seen
+    for i in (0, 3, 7):
+        now = run("now", "--rules", "catalog", "--decks", "2", "--dealt", ",".join(seen + sum((c["cards"] for c in coups[:i]), [])),
+                  "--format", "json")
+        assert coups[i]["bets"] == json.loads(now.output)["bets"]
+        assert coups[i]["cards_left"] == 104 - 4 - sum(len(c["cards"]) for c in coups[:i])
+    left = Shoe.decks(2).remove(*seen, *sum((c["cards"] for c in coups[:5]), []))
+    positive = sorted(r.bet.id for r in analyse(get_rules("catalog"), left) if r.ev > 0)
+    assert sorted(coups[5]["positive"]) == positive
+
+
+def test_a_table_of_coups_and_the_csv():
+    out = run("replay", "examples/coups.txt", "--rules", "standard")
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[0].startswith("Replay of 7 coups: shoe 416 cards (8 decks) at the start; rules standard")
+    csv_out = run("replay", "examples/coups.txt", "--format", "csv")
+    assert csv_out.output.splitlines()[0] == "coup,cards,cards left,result,positive before it (EV)"
+
+
+@pytest.mark.parametrize("text, says", [
+    ("9s Kd 2h 4c\n", "line 1: the tableau deals 5 cards here, not 4 (Player 1, Banker 4: the Player draws on 1, the Banker stands on 4)"),
+    ("8c 3c 7h 5c 2d\n", "line 1: the tableau deals 4 cards here, not 5 (Player 5, Banker 8: a natural ends it)"),
+    ("As Ah Ad Ac 2s 2h 2d\n", "line 1: a coup has 4 to 6 cards (got 7: As Ah Ad Ac 2s 2h 2d)"),
+    ("8c 3c 7h 5c\n8c Kd Kh 4c\n", "line 2: cannot remove 8c: none left in the shoe"),
+    ("8c 3c 7h 5c\nburn 7h\n", "line 2: a burn comes before the shoe's first coup, once"),
+    ("burn +40\n", "'+N' gives the cards burned face down, 0 to 20 (got '+40')"),
+    ("cut\ncut\n", "line 2: the cut card came out once already"),
+    ("shoe a\n8c 3c 7h 5c\nshoe a\n", "line 3: shoe 'a' is named twice"),
+    ("8c 3c 7x 5c\n", "line 1: unknown card '7x'"),
+    ("# nothing\n", "the file holds no coup"),
+    ("8" * 300 + "\n", "line 1: longer than 200 characters"),
+])
+def test_bad_coups_are_refused_by_their_line(tmp_path, text, says):
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    out = run("replay", str(path), "--decks", "1")
+    assert out.exit_code == 1 and out.output.count("\n") == 1 and says in out.output, out.output
+
+
+def test_shoes_in_one_file_and_now_takes_the_last():
+    text = "shoe a\nburn 5h\n8c 3c 7h 5c\nshoe b\n9s Kd Kh 4c\n2c 3d 3h Ts 9d 4d\n"
+    shoes = parse_coups(text, "f")
+    assert [(s.name, len(s.coups)) for s in shoes] == [("a", 1), ("b", 2)]
+    seen = dealt_file(text, Shoe.decks(8), PUNTO_BANCO)
+    assert len(seen) == 10  # shoe b's cards: a new shoe starts full
+    assert dealt_file("5\nK\n", Shoe.decks(8), PUNTO_BANCO) == [(4, None), (12, None)]  # one card a line, as before
+    with pytest.raises(BaccaratError, match="line 2: the tableau deals"):
+        dealt_file("8c 3c 7h 5c\n9s Kd 2h 4c\n", Shoe.decks(8), PUNTO_BANCO)
+
+
+def test_now_reads_a_file_of_coups_written_as_the_page_writes_them(tmp_path):
+    path = tmp_path / "coups.txt"
+    path.write_text("8c 3c 7h 5c\n9s Kd Kh 4c\n")
+    by_file = run("now", "--dealt-file", str(path), "--format", "json")
+    by_list = run("now", "--dealt", "8c,3c,7h,5c,9s,Kd,Kh,4c", "--format", "json")
+    assert by_file.exit_code == 0 and json.loads(by_file.output) == json.loads(by_list.output)
