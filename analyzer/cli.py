@@ -565,23 +565,23 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, wid
 
 
 @cli.command(context_settings=CONTEXT)
-@click.argument("coups_file", metavar="FILE")
+@click.argument("coups", metavar="COUPS")
 @click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to replay.")
 @shoe_options("Number of 52-card decks each shoe started with (default 8).")
 @output_options
 @domain_errors
-def replay(coups_file, rules, decks, remove, shoe_file, fmt, exact):
+def replay(coups, rules, decks, remove, shoe_file, fmt, exact):
     """Every bet's exact EV before every coup of a shoe as dealt, each coup's result and the bets
     that were positive.
 
-    FILE has one coup a line, its cards in dealing order (Player, Banker, Player, Banker, then
+    COUPS, a file, has one coup a line, its cards in dealing order (Player, Banker, Player, Banker, then
     the third cards) separated by spaces or commas; 'burn CARDS +N' (cards turned up, N more
     face down), 'cut' (the cut card came out) and 'shoe ID' (a new shoe) on lines of their own;
     '#' begins a comment. A coup the tableau could not deal, or a card not left, is refused by
     its line. The JSON has a list 'coups', each with its 'cards' and its 'bets' as `now --format
     json` gives them before that coup.
     """
-    shoes = replays.parse_coups(userfiles.read_text(coups_file, "coup file"), coups_file)
+    shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     emit(views.replay.replay(rulefile.get_rules(rules), shoe, shoes), fmt, exact)
 
