@@ -33,8 +33,8 @@ def analyse(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[
     """Every bet of ``rules`` (a RuleSet, or a built-in name or rule file's path) on ``shoe``,
     given ``knowledge`` of the coup's cards (a Knowledge, or ``"1=9"`` items as ``--known``
     writes them): by the rule set's compiled polynomials once it has been analysed on a few
-    shoes in this process, or at once where an earlier process kept them on disk
-    (batch.plan_for_one), by the enumerator before. Both give the same exact results."""
+    shoes in this process (batch.plan_for_one; read from disk where an earlier process kept
+    them), by the enumerator before. Both give the same exact results."""
     rules, shoe, knowledge = as_rules(rules), as_shoe(shoe), as_knowledge(knowledge)
     if not knowledge:
         plan = batch.plan_for_one(rules)

@@ -318,11 +318,6 @@ class RulePlan:
             row += end - start
         return Polynomials(basis_rows, value_from_basis, value_sums, tuple(last_level))
 
-    def plan_key(self) -> str | None:
-        """The name of the mark that this whole plan (value and card-level polynomials) is kept
-        on disk."""
-        return plancache.key("plan", self.rules.tableau, tuple(bet.conditions for bet in self.rules.bets))
-
     def values_key(self) -> str | None:
         """The name the value polynomials are kept under on disk (plancache.key)."""
         return plancache.key("values", self.rules.tableau, self.possible, self.value_masks)
@@ -398,20 +393,25 @@ def compiled_plan(rules: RuleSet) -> RulePlan | None:
 def plan_for_one(rules: RuleSet) -> RulePlan | None:
     """The compiled RulePlan by which analysis.analyse answers a shoe of ``rules``, or None where
     the enumerator answers: payouts that are symbols, and the first FEW_ANALYSES shoes of a rule
-    set in this process where nothing is kept on disk (one shoe by the enumerator costs a few
-    milliseconds, a compilation a tenth of a second to a second: a few shoes never pay for it).
-    From then on the rule set is compiled, and kept on disk (plancache.py) for the processes
-    after, so that a loop over shoes gets the compiled speed without asking for it."""
+    set in this process (one shoe by the enumerator costs a few milliseconds, a compilation a
+    tenth of a second to a second, or a few milliseconds read from disk: a few shoes never pay
+    for it). From then on the rule set is compiled (read from disk where an earlier process
+    kept it: plancache.py), so that a loop over shoes gets the compiled speed without asking."""
+    plan = compiled_plan(rules)
+    if plan is not None:
+        return plan
     if not all(bet.numeric for bet in rules.bets):
         return None
-    plan = plan_of(rules)
-    if plan.compiled:
-        return plan
-    used = plan.__dict__.get("_used", 0)
-    if used >= FEW_ANALYSES or (used == 0 and plancache.stored(plan.plan_key())):
-        return compile_rules(rules)
-    plan.__dict__["_used"] = used + 1  # a race between threads miscounts by one: harmless
-    return None
+    with _PLANS_LOCK:
+        rules_seen, used = _USES.get(id(rules), (rules, 0))
+        used = used + 1 if rules_seen is rules else 1
+        if len(_USES) >= 64:
+            _USES.pop(next(iter(_USES)))
+        _USES[id(rules)] = (rules, used)
+    return compile_rules(rules) if used > FEW_ANALYSES else None
+
+
+_USES: dict = {}  # id(rules) -> (rules, shoes analysed one at a time): found by identity, as _PLANS
 
 
 def compile_rules(rules: RuleSet) -> RulePlan:
@@ -423,7 +423,6 @@ def compile_rules(rules: RuleSet) -> RulePlan:
     if not plan.compiled:
         card_polynomials(plan)
         plan.polynomials
-        plancache.store(plan.plan_key(), {})  # a mark: every part of this plan is kept on disk
     return plan
 
 

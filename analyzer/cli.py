@@ -47,6 +47,7 @@ counting = LazyModule("analyzer.counting")
 known_cards = LazyModule("analyzer.knowledge")
 plans_kept = LazyModule("analyzer.plancache")
 replays = LazyModule("analyzer.replay")
+tables_kept = LazyModule("analyzer.store")
 rendering = LazyModule("analyzer.render")
 rulefile = LazyModule("analyzer.rulefile")
 shoes_dealt = LazyModule("analyzer.simulate")
@@ -564,13 +565,33 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, wid
     emit(narrowed(view, wide, fmt), fmt, exact)
 
 
+db_option = click.option("--db", "db", metavar="URL", help="The pit's database: sqlite:///PATH (default: a file in "
+                         "the user's data directory) or postgresql://USER@HOST/NAME.")
+
+
 @cli.command(context_settings=CONTEXT)
-@click.argument("coups", metavar="COUPS")
+@click.argument("table", required=False)
+@click.option("--shoe", "shoe_number", type=click.IntRange(min=1), metavar="N", help="One shoe of TABLE: its events.")
+@db_option
+@output_options
+@domain_errors
+def history(table, shoe_number, db, fmt, exact):
+    """The pit's tables, a TABLE's shoes, or one shoe's events (--shoe), as kept in the database:
+    each with the cards left and the bets positive after it."""
+    emit(views.pit.history(tables_kept.Store(db), table, shoe_number), fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("coups", metavar="COUPS", required=False)
 @click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to replay.")
+@click.option("--table", metavar="NAME", help="Replay a shoe kept in the database (--db) at this table instead of COUPS.")
+@click.option("--shoe-number", "shoe_number", type=click.IntRange(min=1), metavar="N",
+              help="The shoe of --table (default: its last).")
+@db_option
 @shoe_options("Number of 52-card decks each shoe started with (default 8).")
 @output_options
 @domain_errors
-def replay(coups, rules, decks, remove, shoe_file, fmt, exact):
+def replay(coups, rules, table, shoe_number, db, decks, remove, shoe_file, fmt, exact):
     """Every bet's exact EV before every coup of a shoe as dealt, each coup's result and the bets
     that were positive.
 
@@ -579,8 +600,14 @@ def replay(coups, rules, decks, remove, shoe_file, fmt, exact):
     face down), 'cut' (the cut card came out) and 'shoe ID' (a new shoe) on lines of their own;
     '#' begins a comment. A coup the tableau could not deal, or a card not left, is refused by
     its line. The JSON has a list 'coups', each with its 'cards' and its 'bets' as `now --format
-    json` gives them before that coup.
+    json` gives them before that coup. With --table (and --db), a shoe kept in the pit's
+    database, by its table's own rules and decks: the figures the pages showed, computed again.
     """
+    if (coups is None) == (table is None):
+        raise click.ClickException("give COUPS (a file of coups) or --table (a shoe kept in the database), one of them")
+    if table is not None:
+        emit(views.pit.replay_kept(tables_kept.Store(db), table, shoe_number), fmt, exact)
+        return
     shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     emit(views.replay.replay(rulefile.get_rules(rules), shoe, shoes), fmt, exact)

@@ -151,9 +151,14 @@ def check_dealt(cards: tuple, tableau: Tableau, where: str) -> None:
     taken = cards_taken(values, tableau)
     if len(cards) != taken:
         player, banker = (values[0] + values[2]) % 10, (values[1] + values[3]) % 10
-        why = ("a natural ends it" if player >= 8 or banker >= 8 else
-               f"the Player {'draws' if tableau.player_draws[player] else 'stands'} on {player}, the Banker "
-               f"{'draws' if taken == 6 or (taken == 5 and not tableau.player_draws[player]) else 'stands'} on {banker}")
+        if player >= 8 or banker >= 8:
+            why = "a natural ends it"
+        elif tableau.player_draws[player]:
+            why = f"the Player draws on {player}" + ("" if len(values) < 5 else
+                                                     f", the Banker {'draws' if taken == 6 else 'stands'} on {banker} "
+                                                     f"against a third card of {values[4]}")
+        else:
+            why = f"the Player stands on {player}, the Banker {'draws' if taken == 5 else 'stands'} on {banker}"
         raise BaccaratError(f"{where}: the tableau deals {taken} cards here, not {len(cards)} "
                             f"(Player {player}, Banker {banker}: {why})")
 

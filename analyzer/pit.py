@@ -1,0 +1,261 @@
+"""A pit's tables as sequences of events, without storage: what a table is, what may happen at
+it, and what it stands at after its events (store.py keeps them; the pages and the API show them).
+
+Glossary
+--------
+table     a name and how it deals: a rule set, decks, the cut card's place (cards behind it), the
+          burn rule, and a count system to show (optional)
+event     what happens at a table, numbered from 1 in order: ``shoe`` (a new shoe, full),
+          ``burn`` (the cards turned up and how many go face down), ``coup`` (its 4 to 6 cards in
+          dealing order), ``correction`` (the last coup's cards as they really were: the coup
+          it corrects stays in the history), ``cut`` (the cut card came out)
+state     what the events leave: the shoe being dealt (its number), the cards seen in it, the
+          cards burned face down, its coups, whether the cut card has come out
+figures   every bet's exact figures for the next coup (as `now --format json` gives them), the
+          cards left, the bets with positive expectation: a pure function of the state, computed
+          once per event and kept beside it
+
+An event is JSON such as ``{"type": "coup", "cards": ["9h", "Kd", "3c", "Ts"]}``; it is checked
+against the state before it (a coup the tableau could not deal, a card not left, a burn after a
+coup...) and refused with a BaccaratError saying why, before anything is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .cards import Shoe
+from .errors import BaccaratError
+from .replay import card_text, check_dealt, result_of
+from .tableau import Tableau
+
+EVENT_TYPES = ("shoe", "burn", "coup", "correction", "cut")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # a table's name: in a URL as it is
+BURN_RULES = ("face", "none")  # or a number of cards
+MAX_EVENT = 2_000  # bytes of one event's JSON
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How a table deals (see the module notes)."""
+
+    name: str
+    rules: str = "catalog"
+    decks: int = 8
+    cut: int = 14
+    burn: str = "face"
+    count: str | None = None
+
+    def data(self) -> dict:
+        return {"name": self.name, "rules": self.rules, "decks": self.decks, "cut": self.cut, "burn": self.burn,
+                "count": self.count}
+
+
+def table_spec(data) -> TableSpec:
+    """A TableSpec from JSON (``{"name": "bac-7", "rules": "catalog", "decks": 8}`` at least a
+    name), each field checked.
+
+    >>> table_spec({"name": "bac-7", "decks": 6})
+    TableSpec(name='bac-7', rules='catalog', decks=6, cut=14, burn='face', count=None)
+    """
+    if not isinstance(data, dict):
+        raise BaccaratError("a table is a JSON object with its name, rules, decks, cut, burn and count")
+    unknown = sorted(set(data) - {"name", "rules", "decks", "cut", "burn", "count"})
+    if unknown:
+        raise BaccaratError(f"a table has no field {unknown[0]!r} (fields: name, rules, decks, cut, burn, count)")
+    name = data.get("name")
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise BaccaratError("a table's name is 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit "
+                            f"(got {name!r})")
+    rules = data.get("rules", "catalog")
+    if not isinstance(rules, str) or not rules:
+        raise BaccaratError("a table's rules name a built-in rule set")
+    decks, cut = data.get("decks", 8), data.get("cut", 14)
+    if type(decks) is not int or not 1 <= decks <= 24:
+        raise BaccaratError(f"a table's decks are a whole number from 1 to 24 (got {decks!r})")
+    if type(cut) is not int or not 0 <= cut <= 52 * decks - 6:
+        raise BaccaratError(f"a table's cut is the cards behind the cut card, 0 to {52 * decks - 6} (got {cut!r})")
+    burn = data.get("burn", "face")
+    if not (burn in BURN_RULES or isinstance(burn, str) and burn.isdigit() and int(burn) <= 20):
+        raise BaccaratError(f"a table's burn is face, none, or a number of cards up to 20 (got {burn!r})")
+    count = data.get("count")
+    if count is not None and not (isinstance(count, str) and 0 < len(count) <= 40):
+        raise BaccaratError("a table's count names a count system of its rule set")
+    return TableSpec(name, rules, decks, cut, burn, count)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event, checked: its type, and its cards (rank, suit) and face-down count for a burn."""
+
+    type: str
+    cards: tuple = ()
+    face_down: int = 0
+
+    def data(self) -> dict:
+        out = {"type": self.type}
+        if self.type in ("burn", "coup", "correction"):
+            out["cards"] = [card_text(c) for c in self.cards]
+        if self.type == "burn":
+            out["face_down"] = self.face_down
+        return out
+
+
+def event_of(data) -> Event:
+    """An Event from its JSON (``after`` aside), or a BaccaratError saying what is wrong.
+
+    >>> event_of({"type": "coup", "cards": ["9h", "Kd", "3c", "Ts"]}).cards
+    ((8, 1), (12, 2), (2, 3), (9, 0))
+    """
+    from .cards import parse_card
+
+    if not isinstance(data, dict):
+        raise BaccaratError("an event is a JSON object with its type")
+    kind = data.get("type")
+    if kind not in EVENT_TYPES:
+        raise BaccaratError(f"an event's type is one of {', '.join(EVENT_TYPES)} (got {kind!r})")
+    allowed = {"type", "after"} | ({"cards"} if kind in ("burn", "coup", "correction") else set()) \
+        | ({"face_down"} if kind == "burn" else set())
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise BaccaratError(f"a {kind} event has no field {unknown[0]!r}")
+    cards = ()
+    if "cards" in allowed:
+        written = data.get("cards", [])
+        if not isinstance(written, list) or not all(isinstance(c, str) and len(c) <= 3 for c in written) or len(written) > 6:
+            raise BaccaratError(f"a {kind} event's cards are a list of at most 6 cards such as [\"9h\", \"Kd\"]")
+        cards = tuple(parse_card(c) for c in written)
+        if any(suit is None for _, suit in cards):
+            raise BaccaratError(f"a {kind} event's cards name their suits (\"9h\", not \"9\"): the table's shoe is real cards")
+    face_down = data.get("face_down", 0)
+    if type(face_down) is not int or not 0 <= face_down <= 20:
+        raise BaccaratError(f"a burn's face_down is a whole number from 0 to 20 (got {face_down!r})")
+    if kind in ("coup", "correction") and not 4 <= len(cards) <= 6:
+        raise BaccaratError(f"a {kind} has 4 to 6 cards (got {len(cards)})")
+    if kind == "burn" and not cards and not face_down:
+        raise BaccaratError("a burn turns up at least one card or burns some face down")
+    return Event(kind, cards, face_down)
+
+
+@dataclass(frozen=True)
+class State:
+    """What a table's events leave (see the module notes); ``shoe`` 0 before the first shoe."""
+
+    shoe: int = 0
+    burned: tuple = ()
+    face_down: int = 0
+    coups: tuple = ()  # each coup's cards
+    cut: int | None = None  # the coups dealt when the cut card came out (None: not yet)
+
+    def seen(self) -> list:
+        return list(self.burned) + [card for coup in self.coups for card in coup]
+
+
+def apply(state: State, event: Event, start: Shoe, tableau: Tableau) -> State:
+    """The state after ``event``, or a BaccaratError saying why the table cannot take it."""
+    if event.type == "shoe":
+        return State(shoe=state.shoe + 1)
+    if state.shoe == 0:
+        raise BaccaratError(f"no shoe yet: a table's first event is a shoe (got a {event.type})")
+    if event.type == "burn":
+        if state.coups or state.burned or state.face_down:
+            raise BaccaratError("a burn comes before the shoe's first coup, once")
+        left = without(start, event.cards)
+        if left.size < event.face_down:
+            raise BaccaratError(f"the burn takes {event.face_down} cards face down, {left.size} are left")
+        return replace(state, burned=event.cards, face_down=event.face_down)
+    if event.type == "cut":
+        if state.cut is not None:
+            raise BaccaratError("the cut card came out once already in this shoe")
+        return replace(state, cut=len(state.coups))
+    coups = state.coups
+    if event.type == "correction":
+        if not coups:
+            raise BaccaratError("no coup in this shoe to correct")
+        coups = coups[:-1]
+    elif state.cut is not None and len(coups) > state.cut:
+        raise BaccaratError("the shoe is over: the coup after the cut card was its last (a new shoe comes next)")
+    check_dealt(event.cards, tableau, f"this {event.type}")
+    before = without(start, list(state.burned) + [c for coup in coups for c in coup])
+    left = before.size - state.face_down
+    if left < len(event.cards):
+        raise BaccaratError(f"{left} cards are left in the shoe; this {event.type} takes {len(event.cards)}")
+    without(before, event.cards)
+    return replace(state, coups=coups + (event.cards,))
+
+
+def without(shoe: Shoe, cards) -> Shoe:
+    return shoe.without_cards(list(cards))
+
+
+def fold(events, start: Shoe, tableau: Tableau) -> State:
+    """The state after a table's events (each already checked when it was kept)."""
+    state = State()
+    for event in events:
+        state = apply(state, event, start, tableau)
+    return state
+
+
+def figures(state: State, start: Shoe, rules) -> dict:
+    """The figures after ``state``: the cards left (face-down burns counted), the last coup's
+    result, every bet's figures for the next coup (``bets``, as `now --format json` gives them)
+    and those with positive expectation, sorted by EV; none once the shoe is over (the coup
+    after the cut card dealt, or fewer than 6 cards left)."""
+    from .views.edge import edge
+
+    out = {"shoe": state.shoe, "coups": len(state.coups), "cut": state.cut is not None}
+    if state.shoe == 0:
+        return out | {"cards_left": None, "bets": [], "positive": []}
+    shoe = without(start, state.seen())
+    out["cards_left"] = shoe.size - state.face_down
+    if state.coups:
+        winner, player, banker = result_of(state.coups[-1], rules.tableau)
+        out["last"] = {"cards": [card_text(c) for c in state.coups[-1]], "winner": winner, "player_total": player,
+                       "banker_total": banker}
+    if state.cut is not None and len(state.coups) > state.cut or out["cards_left"] < 6:
+        return out | {"over": True, "bets": [], "positive": []}
+    bets = edge(rules, shoe).data["bets"]
+    positive = sorted(((row["ev"], row["bet"]) for row in bets if is_positive(row["ev"])), reverse=True)
+    return out | {"over": False, "bets": bets, "positive": [bet for _, bet in positive]}
+
+
+def is_positive(value) -> bool:
+    from fractions import Fraction
+
+    return isinstance(value, Fraction) and value > 0
+
+
+def record(store, name: str, data) -> dict:
+    """Check an event sent to table ``name`` (JSON with ``after``, the last event number the
+    writer saw) and keep it, with the figures after it, in ``store`` (store.Store): returns
+    ``{"event": its number, "figures": ...}``. Stale (store.py) if ``after`` is not the table's
+    last event; a BaccaratError, and nothing kept, if the event is not one the table can take."""
+    from .render import to_json
+    from .rulefile import get_rules
+    from .store import Stale
+
+    if not isinstance(data, dict) or type(data.get("after")) is not int or data["after"] < 0:
+        raise BaccaratError("an event carries 'after': the number of the last event the writer saw (0 before the first)")
+    event = event_of(data)
+    row = store.table(name)
+    if data["after"] != row["event"]:
+        raise Stale(f"table {name!r} is at event {row['event']}, not {data['after']}: another writer came first", row["event"])
+    spec = TableSpec(**row["spec"])
+    rules, start = get_rules(spec.rules), Shoe.decks(spec.decks)
+    shoe = (row["figures"] or {}).get("shoe", 0)
+    state = fold_shoe(shoe, [event_of(r["body"]) for r in store.event_rows(name, shoe=shoe)] if shoe else [], start,
+                      rules.tableau)
+    state = apply(state, event, start, rules.tableau)
+    after = to_json(figures(state, start, rules))
+    number = store.append(name, data["after"], event.type, state.shoe, event.data(), after)
+    return {"event": number, "figures": after}
+
+
+def fold_shoe(shoe: int, events, start: Shoe, tableau: Tableau) -> State:
+    """The state after the events of shoe number ``shoe`` (its own 'shoe' event first; shoe 0:
+    none yet, and no events)."""
+    state = State(shoe=max(shoe - 1, 0))
+    for event in events:
+        state = apply(state, event, start, tableau)
+    return state

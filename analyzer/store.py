@@ -1,0 +1,248 @@
+"""The pit's store: tables and their events in a database, SQLite by default, PostgreSQL by URL.
+
+This module is the one room that knows SQL (through SQLAlchemy Core: one description of the
+schema and one dialect-neutral statement each, for SQLite's and PostgreSQL's drivers alike). It
+keeps what pit.py checks and computes; it checks nothing of baccarat itself.
+
+- A table's events are numbered from 1. An event is kept in one transaction with the table's
+  last event number, and only if that number is still the one the writer saw (``after``):
+  otherwise Stale, and nothing is written (no silent overwrite). What is committed is there
+  after a crash; what is not, is not (SQLite in WAL mode, synchronous FULL; PostgreSQL as it is).
+- The schema has a version (table ``meta``); opening a database written by an older version
+  migrates it, one small function a version; a newer one is refused, by name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from .errors import BaccaratError
+
+SCHEMA_VERSION = 2
+MAX_LIST = 10_000  # events one call returns at most
+
+
+class Stale(BaccaratError):
+    """Another writer came first: the event was not kept. ``last`` is the table's last event."""
+
+    def __init__(self, message: str, last: int):
+        super().__init__(message)
+        self.last = last
+
+
+class Missing(BaccaratError):
+    """No such table."""
+
+
+def default_url() -> str:
+    """A SQLite file in the user's data directory: $XDG_DATA_HOME/baccarat/pit.sqlite, else
+    ~/.local/share/baccarat/pit.sqlite."""
+    base = os.environ.get("XDG_DATA_HOME") or ""
+    folder = (Path(base) if os.path.isabs(base) else Path.home() / ".local" / "share") / "baccarat"
+    return f"sqlite:///{folder / 'pit.sqlite'}"
+
+
+def engine_url(url: str) -> str:
+    """The SQLAlchemy URL of a database URL as a user writes it: ``postgresql://...`` through
+    psycopg (version 3), ``sqlite:///path`` as it is.
+
+    >>> engine_url("postgresql://pit@db/casino"), engine_url("sqlite:///x.db")
+    ('postgresql+psycopg://pit@db/casino', 'sqlite:///x.db')
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    if url.startswith(("sqlite:///", "postgresql+psycopg://")):
+        return url
+    raise BaccaratError(f"a database URL is sqlite:///PATH or postgresql://USER@HOST/NAME (got {url[:80]!r})")
+
+
+def schema():
+    """(metadata, meta, tables, events): the schema of SCHEMA_VERSION, in one place."""
+    from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
+
+    metadata = MetaData()
+    meta = Table("meta", metadata, Column("key", String(40), primary_key=True), Column("value", String(200), nullable=False))
+    tables = Table("tables", metadata,
+                   Column("id", Integer, primary_key=True, autoincrement=True),
+                   Column("name", String(40), nullable=False, unique=True),
+                   Column("spec", Text, nullable=False),  # the TableSpec as JSON
+                   Column("created", String(32), nullable=False),
+                   Column("last_event", Integer, nullable=False))
+    events = Table("events", metadata,
+                   Column("table_id", Integer, ForeignKey("tables.id"), primary_key=True),
+                   Column("number", Integer, primary_key=True, autoincrement=False),
+                   Column("type", String(12), nullable=False),
+                   Column("shoe", Integer, nullable=False),
+                   Column("body", Text, nullable=False),  # the event as kept (JSON)
+                   Column("figures", Text, nullable=False),  # the figures after it (JSON)
+                   Column("at", String(32), nullable=False))
+    Index("events_by_shoe", events.c.table_id, events.c.shoe)  # version 2
+    return metadata, meta, tables, events
+
+
+def now_text() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+class Store:
+    """A pit's tables and events in the database at ``url`` (default_url() if None)."""
+
+    def __init__(self, url: str | None = None):
+        from sqlalchemy import create_engine, event
+
+        self.url = url or default_url()
+        target = engine_url(self.url)
+        if target.startswith("sqlite:///"):
+            path = Path(target[len("sqlite:///"):])
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise BaccaratError(f"cannot make the folder of the database {path}: {error.strerror}") from None
+        self.engine = create_engine(target, pool_pre_ping=True)
+        if self.engine.dialect.name == "sqlite":
+            @event.listens_for(self.engine, "connect")
+            def sqlite_settings(connection, record):
+                cursor = connection.cursor()
+                for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=10000"):
+                    cursor.execute(f"PRAGMA {pragma}")
+                cursor.close()
+        self.metadata, self.meta, self.tables, self.events = schema()
+        try:
+            self.migrate()
+        except BaccaratError:
+            raise
+        except Exception as error:  # noqa: BLE001 - the driver's own words, on one line
+            raise BaccaratError(f"cannot open the database {self.url}: {str(error).splitlines()[0]}") from None
+
+    def close(self):
+        self.engine.dispose()
+
+    # The schema's versions: migrate() runs these in turn from the database's version.
+    def migrate(self):
+        from sqlalchemy import inspect, select
+
+        with self.engine.begin() as connection:
+            if not inspect(connection).has_table("meta"):
+                self.metadata.create_all(connection)
+                connection.execute(self.meta.insert().values(key="schema_version", value=str(SCHEMA_VERSION)))
+                return
+            version = int(connection.execute(select(self.meta.c.value).where(self.meta.c.key == "schema_version")).scalar_one())
+            if version > SCHEMA_VERSION:
+                raise BaccaratError(f"the database {self.url} was written by a newer baccarat (schema {version}; this one "
+                                    f"reads up to {SCHEMA_VERSION}): upgrade baccarat")
+            for step in range(version, SCHEMA_VERSION):
+                MIGRATIONS[step](self, connection)
+                connection.execute(self.meta.update().where(self.meta.c.key == "schema_version").values(value=str(step + 1)))
+
+    def migrate_1_to_2(self, connection):
+        """Version 2: the events of a shoe found by index (history and replay read a shoe at a time)."""
+        for index in self.events.indexes:
+            index.create(connection, checkfirst=True)
+
+    def create_table(self, spec) -> None:
+        """Keep a new table (a pit.TableSpec); BaccaratError if the name is taken."""
+        from sqlalchemy import select
+
+        with self.engine.begin() as connection:
+            if connection.execute(select(self.tables.c.id).where(self.tables.c.name == spec.name)).first():
+                raise BaccaratError(f"table {spec.name!r} already exists")
+            connection.execute(self.tables.insert().values(name=spec.name, spec=json.dumps(spec.data()), created=now_text(),
+                                                           last_event=0))
+
+    def table_rows(self) -> list[dict]:
+        """Every table: its spec, its last event and the figures after it (None before any)."""
+        from sqlalchemy import and_, select
+
+        t, e = self.tables, self.events
+        query = select(t.c.name, t.c.spec, t.c.last_event, t.c.created, e.c.figures, e.c.at).select_from(
+            t.outerjoin(e, and_(e.c.table_id == t.c.id, e.c.number == t.c.last_event))).order_by(t.c.name)
+        with self.engine.connect() as connection:
+            return [self.table_row(row) for row in connection.execute(query)]
+
+    def table(self, name: str) -> dict:
+        """One table as table_rows gives it; Missing if there is none."""
+        from sqlalchemy import and_, select
+
+        t, e = self.tables, self.events
+        query = select(t.c.name, t.c.spec, t.c.last_event, t.c.created, e.c.figures, e.c.at).select_from(
+            t.outerjoin(e, and_(e.c.table_id == t.c.id, e.c.number == t.c.last_event))).where(t.c.name == name)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        if row is None:
+            raise Missing(f"no table {name!r}")
+        return self.table_row(row)
+
+    @staticmethod
+    def table_row(row) -> dict:
+        return {"name": row.name, "spec": json.loads(row.spec), "event": row.last_event, "created": row.created,
+                "figures": json.loads(row.figures) if row.figures else None, "at": row.at}
+
+    def event_rows(self, name: str, after: int = 0, shoe: int | None = None, limit: int = MAX_LIST) -> list[dict]:
+        """A table's events numbered above ``after`` (of one ``shoe`` if given), in order: number,
+        type, shoe, the event, the figures after it, when it was kept."""
+        from sqlalchemy import select
+
+        table_id = self.table_id(name)
+        e = self.events
+        query = select(e).where(e.c.table_id == table_id, e.c.number > after)
+        if shoe is not None:
+            query = query.where(e.c.shoe == shoe)
+        query = query.order_by(e.c.number).limit(min(limit, MAX_LIST))
+        with self.engine.connect() as connection:
+            return [{"event": row.number, "type": row.type, "shoe": row.shoe, "body": json.loads(row.body),
+                     "figures": json.loads(row.figures), "at": row.at} for row in connection.execute(query)]
+
+    def table_id(self, name: str) -> int:
+        from sqlalchemy import select
+
+        with self.engine.connect() as connection:
+            found = connection.execute(select(self.tables.c.id).where(self.tables.c.name == name)).scalar_one_or_none()
+        if found is None:
+            raise Missing(f"no table {name!r}")
+        return found
+
+    def append(self, name: str, after: int, kind: str, shoe: int, body: dict, figures: dict) -> int:
+        """Keep an event after event ``after`` of table ``name``, in one transaction, and return its
+        number; Stale (nothing kept) if the table's last event is no longer ``after``. (SQLite
+        refuses a reader's upgrade to writer while another writes: the transaction is tried again,
+        and then reads the other's event, so the answer is Stale.)"""
+        from sqlalchemy.exc import OperationalError
+
+        for attempt in range(100):
+            try:
+                return self.try_append(name, after, kind, shoe, body, figures)
+            except OperationalError as error:
+                if "locked" not in str(error) or attempt == 99:
+                    raise BaccaratError(f"cannot write to the database {self.url}: {str(error).splitlines()[0]}") from None
+                time.sleep(0.01)
+
+    def try_append(self, name: str, after: int, kind: str, shoe: int, body: dict, figures: dict) -> int:
+        from sqlalchemy import select
+        from sqlalchemy.exc import IntegrityError
+
+        t = self.tables
+        try:
+            with self.engine.begin() as connection:
+                row = connection.execute(select(t.c.id, t.c.last_event).where(t.c.name == name)).first()
+                if row is None:
+                    raise Missing(f"no table {name!r}")
+                if row.last_event != after:
+                    raise Stale(f"table {name!r} is at event {row.last_event}, not {after}: another writer came first",
+                                row.last_event)
+                moved = connection.execute(t.update().where(t.c.id == row.id, t.c.last_event == after)
+                                           .values(last_event=after + 1))
+                if moved.rowcount != 1:
+                    raise Stale(f"table {name!r} moved past event {after}: another writer came first", after + 1)
+                connection.execute(self.events.insert().values(table_id=row.id, number=after + 1, type=kind, shoe=shoe,
+                                                               body=json.dumps(body), figures=json.dumps(figures),
+                                                               at=now_text()))
+        except IntegrityError:  # the same number kept by another writer at once
+            raise Stale(f"table {name!r} moved past event {after}: another writer came first", after + 1) from None
+        return after + 1
+
+
+MIGRATIONS = {1: Store.migrate_1_to_2}

@@ -1,0 +1,92 @@
+"""The pit's tables as kept (store.py): their history, and a kept shoe replayed (replay.py)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..cards import Shoe
+from ..errors import BaccaratError
+from ..pit import event_of
+from ..render import Column, View, percent
+from ..replay import Coup, ShoeDealt
+from ..rulefile import get_rules
+from .replay import replay
+
+
+def positive_text(figures: dict | None) -> str:
+    """The bets positive after an event, best first, with their EVs: 'egalite_5 +1.23%'."""
+    if not figures or not figures.get("positive"):
+        return "-"
+    ev = {row["bet"]: Fraction(row["ev"]) for row in figures.get("bets", []) if isinstance(row.get("ev"), str)}
+    return ", ".join(f"{bet} {percent(ev[bet])}" if bet in ev else bet for bet in figures["positive"])
+
+
+def cards_left(figures: dict | None):
+    return None if not figures else figures.get("cards_left")
+
+
+def history(store, table: str | None = None, shoe: int | None = None) -> View:
+    """Every table (no ``table``), a table's shoes, or one shoe's events."""
+    if table is None:
+        if shoe is not None:
+            raise BaccaratError("--shoe is one shoe of a TABLE: name the table")
+        rows = [{"table": t["name"], "rules": t["spec"]["rules"], "decks": t["spec"]["decks"], "event": t["event"],
+                 "shoe": (t["figures"] or {}).get("shoe", 0), "left": cards_left(t["figures"]),
+                 "positive": positive_text(t["figures"]), "at": t["at"] or t["created"]} for t in store.table_rows()]
+        return View(f"Tables in {store.url}: {len(rows)}", [
+            Column("table", "table"), Column("rules", "rules"), Column("decks", "decks", "count"),
+            Column("event", "last event", "count"), Column("shoe", "shoe", "count"), Column("left", "cards left", "count"),
+            Column("positive", "positive now (EV)"), Column("at", "last change (UTC)")], rows, {"tables": store.table_rows()})
+    events = store.event_rows(table, shoe=shoe)
+    if shoe is not None:
+        if not events:
+            raise BaccaratError(f"table {table!r} has no shoe {shoe}")
+        rows = [{"event": e["event"], "type": e["type"], "cards": " ".join(e["body"].get("cards", []))
+                 + (f" +{e['body']['face_down']}" if e["body"].get("face_down") else ""),
+                 "left": cards_left(e["figures"]), "positive": positive_text(e["figures"]), "at": e["at"]} for e in events]
+        return View(f"Table {table}, shoe {shoe}: {len(rows)} events", [
+            Column("event", "event", "count"), Column("type", "type"), Column("cards", "cards"),
+            Column("left", "cards left after", "count"), Column("positive", "positive after (EV)"),
+            Column("at", "kept at (UTC)")], rows, {"table": table, "shoe": shoe, "events": events})
+    by_shoe = {}
+    for e in events:
+        by_shoe.setdefault(e["shoe"], []).append(e)
+    rows = [{"shoe": number, "events": f"{kept[0]['event']}-{kept[-1]['event']}",
+             "coups": sum(e["type"] == "coup" for e in kept), "corrections": sum(e["type"] == "correction" for e in kept),
+             "cut": "yes" if any(e["type"] == "cut" for e in kept) else "no", "left": cards_left(kept[-1]["figures"]),
+             "from": kept[0]["at"], "to": kept[-1]["at"]} for number, kept in sorted(by_shoe.items()) if number]
+    return View(f"Table {table}: {len(rows)} shoes", [
+        Column("shoe", "shoe", "count"), Column("events", "events"), Column("coups", "coups", "count"),
+        Column("corrections", "corrections", "count"), Column("cut", "cut card"), Column("left", "cards left", "count"),
+        Column("from", "from (UTC)"), Column("to", "to (UTC)")], rows,
+        {"table": table, "shoes": [{k: row[k] for k in row} for row in rows]})
+
+
+def kept_shoe(events: list[dict], number: int) -> ShoeDealt:
+    """A kept shoe's events as a file of coups would give them: the burn, the coups (a correction
+    replacing the coup before it), and where the cut card came out."""
+    dealt = ShoeDealt(str(number))
+    for e in events:
+        event = event_of(e["body"])
+        if event.type == "burn":
+            dealt.burned, dealt.face_down = list(event.cards), event.face_down
+        elif event.type == "cut":
+            dealt.cut = len(dealt.coups)
+        elif event.type in ("coup", "correction"):
+            if event.type == "correction":
+                dealt.coups.pop()
+            dealt.coups.append(Coup(event.cards, e["event"], dealt.cut is not None))
+    return dealt
+
+
+def replay_kept(store, table: str, shoe: int | None = None) -> View:
+    """A shoe kept at ``table`` (default: its last) replayed by the table's own rules and decks."""
+    spec = store.table(table)["spec"]
+    if shoe is None:
+        shoe = (store.table(table)["figures"] or {}).get("shoe", 0)
+    events = store.event_rows(table, shoe=shoe)
+    if not shoe or not events:
+        raise BaccaratError(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
+    view = replay(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), [kept_shoe(events, shoe)])
+    view.title = f"Table {table}, shoe {shoe}. " + view.title
+    return view
