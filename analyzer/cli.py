@@ -578,12 +578,13 @@ db_option = click.option("--db", "db", metavar="URL", help="The pit's database: 
 def history(table, shoe_number, db, fmt, exact):
     """The pit's tables, a TABLE's shoes, or one shoe's events (--shoe), as kept in the database:
     each with the cards left and the bets positive after it."""
-    emit(views.pit.history(tables_kept.Store(db), table, shoe_number), fmt, exact)
+    emit(views.pit.history(tables_kept.Store(db, create=False), table, shoe_number), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("coups", metavar="COUPS", required=False)
-@click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE", help="Rule set whose bets to replay.")
+@click.option("--rules", metavar="NAME|FILE", help="Rule set whose bets to replay (default standard; a kept shoe: its "
+              "table's own).")
 @click.option("--table", metavar="NAME", help="Replay a shoe kept in the database (--db) at this table instead of COUPS.")
 @click.option("--shoe-number", "shoe_number", type=click.IntRange(min=1), metavar="N",
               help="The shoe of --table (default: its last).")
@@ -606,11 +607,17 @@ def replay(coups, rules, table, shoe_number, db, decks, remove, shoe_file, fmt, 
     if (coups is None) == (table is None):
         raise click.ClickException("give COUPS (a file of coups) or --table (a shoe kept in the database), one of them")
     if table is not None:
-        emit(views.pit.replay_kept(tables_kept.Store(db), table, shoe_number), fmt, exact)
+        given = [flag for flag, value in (("--rules", rules), ("--decks", decks), ("--remove", remove), ("--shoe", shoe_file))
+                 if value]
+        if given:
+            raise click.ClickException(f"a kept shoe is replayed by its table's own rules and decks: leave out {given[0]}")
+        emit(views.pit.replay_kept(tables_kept.Store(db, create=False), table, shoe_number), fmt, exact)
         return
+    if shoe_number is not None or db is not None:
+        raise click.ClickException(f"{'--shoe-number' if shoe_number is not None else '--db'} goes with --table")
     shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    emit(views.replay.replay(rulefile.get_rules(rules), shoe, shoes), fmt, exact)
+    emit(views.replay.replay(rulefile.get_rules(rules or "standard"), shoe, shoes), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -914,8 +921,14 @@ def finite(ctx, param, value: float) -> float:
 @click.option("--memory", default=1024, show_default=True, type=click.IntRange(512, 1 << 20), metavar="MB",
               help="The memory (address space) each worker may have: a request that needs more is answered 503 and "
                    "its worker replaced.")
+@click.option("--write-token", metavar="TOKEN", help="The token that may write to the pit's tables (a clerk's page, a "
+              "card-reading shoe's feed): 8 to 128 letters, digits, - or _. Beyond this machine one is made and printed "
+              "where none is given; the access token then only watches.")
+@db_option
+@click.option("--screens", default=200, show_default=True, type=click.IntRange(1, 2000),
+              help="Screens that may follow the pit's tables at once (each holds a connection and a thread).")
 @domain_errors
-def serve(host, port, rate, token, workers, time_limit, memory):
+def serve(host, port, rate, token, workers, time_limit, memory, write_token, db, screens):
     """A web page on this machine: the shoe in play and a side-bet designer.
 
     Track a shoe card by card and see every bet's exact edge after each card; edit a side bet's
@@ -928,15 +941,24 @@ def serve(host, port, rate, token, workers, time_limit, memory):
         raise click.ClickException("--host needs an address, such as 127.0.0.1 (this machine) or 0.0.0.0 (every network)")
     if token is not None and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", token):
         raise click.ClickException("--token: 8 to 128 letters, digits, - or _ (it goes into the page's address)")
+    for given, flag in ((token, "--token"), (write_token, "--write-token")):
+        if given is not None and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", given):
+            raise click.ClickException(f"{flag}: 8 to 128 letters, digits, - or _ (it goes into the page's address)")
     if token is None and host not in LOCAL_HOSTS:
         token = secrets.token_urlsafe(18)
+    if write_token is None and host not in LOCAL_HOSTS:
+        write_token = secrets.token_urlsafe(18)
     limits = web.api.Limits(rate=rate, burst=max(1, int(3 * rate)))
     try:
-        server = web.serving.Server(host, port, limits, token, web.serving.Settings(workers, time_limit, memory * 2**20))
+        server = web.serving.Server(host, port, limits, token, web.serving.Settings(workers, time_limit, memory * 2**20),
+                                    db=db, write_token=write_token, screens=screens)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Serving on http://{shown}:{server.port}/{'?token=' + token if token else ''} (Ctrl-C to stop)")
+    if write_token is not None:
+        click.echo(f"Writing to tables: http://{shown}:{server.port}/?token={write_token} (the clerk's address; "
+                   "Authorization: Bearer with this token for a feed)")
     if host not in LOCAL_HOSTS:
         click.echo(f"Note: listening on {host}: whoever can reach this machine and has the address with its token can "
                    "use the page; the traffic is not encrypted (put a TLS proxy in front: see docs/guides/live-page.md)", err=True)

@@ -22,10 +22,12 @@ coup...) and refused with a BaccaratError saying why, before anything is kept.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 
-from .cards import Shoe
+from . import BUILT_IN
+from .cards import VALUES, Shoe
 from .errors import BaccaratError
 from .replay import card_text, check_dealt, result_of
 from .tableau import Tableau
@@ -34,11 +36,16 @@ EVENT_TYPES = ("shoe", "burn", "coup", "correction", "cut")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # a table's name: in a URL as it is
 BURN_RULES = ("face", "none")  # or a number of cards
 MAX_EVENT = 2_000  # bytes of one event's JSON
+MAX_SHOE_EVENTS = 1_000  # events of one shoe (about 80 coups, their corrections, the burn and the cut)
 
 
 @dataclass(frozen=True)
 class TableSpec:
-    """How a table deals (see the module notes)."""
+    """How a table deals (see the module notes): the rule set and decks its figures are taken
+    from; the burn rule its burn events are held to (``face``: one card turned up and as many
+    burned face down as its value, ten for T, J, Q, K; a number: that many face down, none
+    turned; ``none``: no burn); the cut card's place and the count system, for the pages to
+    show (the cut card's coming out is an event of its own)."""
 
     name: str
     rules: str = "catalog"
@@ -69,20 +76,25 @@ def table_spec(data) -> TableSpec:
         raise BaccaratError("a table's name is 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit "
                             f"(got {name!r})")
     rules = data.get("rules", "catalog")
-    if not isinstance(rules, str) or not rules:
-        raise BaccaratError("a table's rules name a built-in rule set")
+    if rules not in BUILT_IN:
+        raise BaccaratError(f"a table's rules are a built-in rule set ({', '.join(BUILT_IN)}; got {str(rules)[:40]!r})")
     decks, cut = data.get("decks", 8), data.get("cut", 14)
     if type(decks) is not int or not 1 <= decks <= 24:
         raise BaccaratError(f"a table's decks are a whole number from 1 to 24 (got {decks!r})")
     if type(cut) is not int or not 0 <= cut <= 52 * decks - 6:
         raise BaccaratError(f"a table's cut is the cards behind the cut card, 0 to {52 * decks - 6} (got {cut!r})")
     burn = data.get("burn", "face")
-    if not (burn in BURN_RULES or isinstance(burn, str) and burn.isdigit() and int(burn) <= 20):
-        raise BaccaratError(f"a table's burn is face, none, or a number of cards up to 20 (got {burn!r})")
+    if not (burn in BURN_RULES or isinstance(burn, str) and burn.isascii() and burn.isdigit() and int(burn) <= 20):
+        raise BaccaratError(f"a table's burn is face, none, or a number of cards up to 20 (got {str(burn)[:40]!r})")
     count = data.get("count")
-    if count is not None and not (isinstance(count, str) and 0 < len(count) <= 40):
-        raise BaccaratError("a table's count names a count system of its rule set")
-    return TableSpec(name, rules, decks, cut, burn, count)
+    if count is not None:
+        from .rulefile import get_rules
+
+        names = [name for name, _ in get_rules(rules).count_systems]
+        if count not in names:
+            raise BaccaratError(f"a table's count is a count system of its rule set ({', '.join(names) or 'none'}; "
+                                f"got {str(count)[:40]!r})")
+    return TableSpec(name, rules, decks, cut, str(burn), count)
 
 
 @dataclass(frozen=True)
@@ -152,8 +164,9 @@ class State:
         return list(self.burned) + [card for coup in self.coups for card in coup]
 
 
-def apply(state: State, event: Event, start: Shoe, tableau: Tableau) -> State:
-    """The state after ``event``, or a BaccaratError saying why the table cannot take it."""
+def apply(state: State, event: Event, start: Shoe, tableau: Tableau, burn: str = "face") -> State:
+    """The state after ``event``, or a BaccaratError saying why the table cannot take it (its
+    ``burn`` rule: see TableSpec)."""
     if event.type == "shoe":
         return State(shoe=state.shoe + 1)
     if state.shoe == 0:
@@ -161,6 +174,7 @@ def apply(state: State, event: Event, start: Shoe, tableau: Tableau) -> State:
     if event.type == "burn":
         if state.coups or state.burned or state.face_down:
             raise BaccaratError("a burn comes before the shoe's first coup, once")
+        check_burn(event, burn)
         left = without(start, event.cards)
         if left.size < event.face_down:
             raise BaccaratError(f"the burn takes {event.face_down} cards face down, {left.size} are left")
@@ -179,22 +193,30 @@ def apply(state: State, event: Event, start: Shoe, tableau: Tableau) -> State:
     check_dealt(event.cards, tableau, f"this {event.type}")
     before = without(start, list(state.burned) + [c for coup in coups for c in coup])
     left = before.size - state.face_down
-    if left < len(event.cards):
-        raise BaccaratError(f"{left} cards are left in the shoe; this {event.type} takes {len(event.cards)}")
+    if left < 6:
+        raise BaccaratError(f"the shoe is over: {left} cards are left, and a coup is dealt from 6 at least")
     without(before, event.cards)
     return replace(state, coups=coups + (event.cards,))
 
 
+def check_burn(event: Event, burn: str) -> None:
+    """Refuse a burn the table's burn rule does not deal."""
+    if burn == "none":
+        raise BaccaratError("this table burns no cards (its burn rule is none)")
+    if burn == "face":
+        if len(event.cards) != 1:
+            raise BaccaratError("this table burns by the face of one card: turn up one card (its burn rule is face)")
+        value = VALUES[event.cards[0][0]] or 10
+        if event.face_down != value:
+            raise BaccaratError(f"a burn by the face of {card_text(event.cards[0])} puts {value} cards face down "
+                                f"(got {event.face_down})")
+    elif event.cards or event.face_down != int(burn):
+        raise BaccaratError(f"this table burns {burn} cards face down, none turned up (got {len(event.cards)} up, "
+                            f"{event.face_down} down)")
+
+
 def without(shoe: Shoe, cards) -> Shoe:
     return shoe.without_cards(list(cards))
-
-
-def fold(events, start: Shoe, tableau: Tableau) -> State:
-    """The state after a table's events (each already checked when it was kept)."""
-    state = State()
-    for event in events:
-        state = apply(state, event, start, tableau)
-    return state
 
 
 def figures(state: State, start: Shoe, rules) -> dict:
@@ -237,6 +259,8 @@ def record(store, name: str, data) -> dict:
 
     if not isinstance(data, dict) or type(data.get("after")) is not int or data["after"] < 0:
         raise BaccaratError("an event carries 'after': the number of the last event the writer saw (0 before the first)")
+    if len(json.dumps(data)) > MAX_EVENT:
+        raise BaccaratError(f"an event is at most {MAX_EVENT:,} bytes of JSON")
     event = event_of(data)
     row = store.table(name)
     if data["after"] != row["event"]:
@@ -244,18 +268,20 @@ def record(store, name: str, data) -> dict:
     spec = TableSpec(**row["spec"])
     rules, start = get_rules(spec.rules), Shoe.decks(spec.decks)
     shoe = (row["figures"] or {}).get("shoe", 0)
-    state = fold_shoe(shoe, [event_of(r["body"]) for r in store.event_rows(name, shoe=shoe)] if shoe else [], start,
-                      rules.tableau)
-    state = apply(state, event, start, rules.tableau)
+    kept = store.event_rows(name, shoe=shoe, limit=MAX_SHOE_EVENTS + 1) if shoe else []
+    if len(kept) >= MAX_SHOE_EVENTS and event.type != "shoe":
+        raise BaccaratError(f"a shoe holds at most {MAX_SHOE_EVENTS:,} events: a new shoe comes next")
+    state = fold_shoe(shoe, [event_of(r["body"]) for r in kept], start, rules.tableau, spec.burn)
+    state = apply(state, event, start, rules.tableau, spec.burn)
     after = to_json(figures(state, start, rules))
     number = store.append(name, data["after"], event.type, state.shoe, event.data(), after)
     return {"event": number, "figures": after}
 
 
-def fold_shoe(shoe: int, events, start: Shoe, tableau: Tableau) -> State:
+def fold_shoe(shoe: int, events, start: Shoe, tableau: Tableau, burn: str = "face") -> State:
     """The state after the events of shoe number ``shoe`` (its own 'shoe' event first; shoe 0:
     none yet, and no events)."""
     state = State(shoe=max(shoe - 1, 0))
     for event in events:
-        state = apply(state, event, start, tableau)
+        state = apply(state, event, start, tableau, burn)
     return state

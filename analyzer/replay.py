@@ -32,7 +32,7 @@ from .cards import RANKS, SUITS, VALUES, Shoe, parse_card
 from .errors import BaccaratError
 from .tableau import PUNTO_BANCO, STOOD, Tableau
 
-MAX_COUPS = 2_000  # coups in a file: 25 eight-deck shoes
+MAX_COUPS = 1_000  # coups in a file: a dozen eight-deck shoes (every bet's figures before each are kept for the output)
 MAX_LINE = 200  # characters in a line of a coup file
 
 
@@ -75,11 +75,11 @@ def parse_coups(text: str, name: str = "coup file") -> list[ShoeDealt]:
     """The shoes of a file of coups (see the module notes), as written: each coup is checked
     against a rule set's tableau and a shoe by :func:`steps`."""
     shoes = [ShoeDealt("1")]
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.split("\n"), 1):  # only a new line ends a line (a form feed is junk in it)
         where = f"{name}, line {number}"
         if len(raw) > MAX_LINE:
             raise BaccaratError(f"{where}: longer than {MAX_LINE} characters (a coup has at most 6 cards)")
-        line = raw.split("#", 1)[0].strip()
+        line = raw.split("#", 1)[0].strip().rstrip("\r")
         if not line:
             continue
         words = [w for w in re.split(r"[\s,]+", line) if w]
@@ -99,7 +99,7 @@ def parse_coups(text: str, name: str = "coup file") -> list[ShoeDealt]:
                 raise BaccaratError(f"{where}: a burn comes before the shoe's first coup, once")
             for word in words[1:]:
                 if word.startswith("+"):
-                    if not word[1:].isdigit() or int(word[1:]) > 20:
+                    if not (word[1:].isascii() and word[1:].isdigit()) or int(word[1:]) > 20:
                         raise BaccaratError(f"{where}: '+N' gives the cards burned face down, 0 to 20 (got {word!r})")
                     shoe.face_down += int(word[1:])
                 else:
@@ -120,7 +120,10 @@ def parse_coups(text: str, name: str = "coup file") -> list[ShoeDealt]:
             shoe.coups.append(Coup(cards, number, shoe.cut is not None))
             if sum(len(s.coups) for s in shoes) > MAX_COUPS:
                 raise BaccaratError(f"{name}: more than {MAX_COUPS:,} coups (split the file)")
-    return [s for s in shoes if s.coups or s.burned or s.face_down or s.cut is not None or len(shoes) == 1]
+    first = shoes[0]
+    if len(shoes) > 1 and first.name == "1" and not (first.coups or first.burned or first.face_down or first.cut is not None):
+        shoes = shoes[1:]  # the implicit first shoe, when the file names its shoes
+    return shoes
 
 
 def card_at(word: str, where: str):
@@ -199,9 +202,12 @@ def steps(start: Shoe, shoes: list[ShoeDealt], tableau: Tableau):
         shoe = without(start, dealt.burned, f"shoe {dealt.name!r}, the burn")
         for i, coup in enumerate(dealt.coups):
             check_dealt(coup.cards, tableau, f"line {coup.line}")
+            if coup.after_cut and i and dealt.coups[i - 1].after_cut:
+                raise BaccaratError(f"line {coup.line}: the coup after the cut card was the shoe's last (a new shoe "
+                                    "comes next: 'shoe ID')")
             left = shoe.size - dealt.face_down
-            if left < len(coup.cards):
-                raise BaccaratError(f"line {coup.line}: {left} cards left in the shoe, the coup takes {len(coup.cards)}")
+            if left < 6:
+                raise BaccaratError(f"line {coup.line}: {left} cards are left in the shoe: a coup is dealt from 6 at least")
             yield Step(dealt.name, i + 1, coup, shoe, left)
             shoe = without(shoe, coup.cards, f"line {coup.line}")
 
@@ -224,14 +230,19 @@ def seen_in_last_shoe(start: Shoe, shoes: list[ShoeDealt], tableau: Tableau) -> 
 
 
 def dealt_file(text: str, start: Shoe, tableau: Tableau, name: str = "dealt file") -> list:
-    """The cards seen in a dealt file: one card a line (taken as they come), or else a file of
-    coups as replay reads it (each coup checked; the cards seen in its last shoe).
+    """The cards seen in a dealt file: cards as they come (any number a line, as before), or, where
+    a line is a mark or holds 4 to 6 cards, a file of coups as replay reads it (each coup checked;
+    the cards seen in its last shoe).
 
     >>> from .cards import Shoe
     >>> len(dealt_file("5\\nK\\n", Shoe.decks(8), PUNTO_BANCO)), len(dealt_file("burn 7h +7\\n8c 3c 7h 5c\\n", Shoe.decks(8), PUNTO_BANCO))
     (2, 5)
     """
-    lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
-    if all(len([w for w in re.split(r"[\s,]+", line) if w]) <= 1 and line.lower() != "cut" for line in lines):
-        return [card_at(line, f"{name}, line {number}") for number, line in enumerate(lines, 1) if line]
+    lines = [line.split("#", 1)[0].strip() for line in text.split("\n")]
+    words = [[w for w in re.split(r"[\s,]+", line) if w] for line in lines]
+    if not any(w and (w[0].lower() in MARKS or 4 <= len(w) <= 6) for w in words):  # loose cards, as before
+        return [card_at(word, f"{name}, line {number}") for number, line in enumerate(words, 1) for word in line]
     return seen_in_last_shoe(start, parse_coups(text, name), tableau)
+
+
+MARKS = ("shoe", "burn", "cut")

@@ -91,13 +91,17 @@ def now_text() -> str:
 class Store:
     """A pit's tables and events in the database at ``url`` (default_url() if None)."""
 
-    def __init__(self, url: str | None = None):
+    def __init__(self, url: str | None = None, create: bool = True):
+        """Open (with ``create``, make where there is none) the database at ``url``."""
         from sqlalchemy import create_engine, event
+        from sqlalchemy.engine import make_url
 
-        self.url = url or default_url()
-        target = engine_url(self.url)
+        target = engine_url(url or default_url())
+        self.url = make_url(target).render_as_string(hide_password=True).replace("+psycopg", "")  # shown, never a password
         if target.startswith("sqlite:///"):
             path = Path(target[len("sqlite:///"):])
+            if not create and not path.exists():
+                raise BaccaratError(f"no database at {path} (`baccarat serve` makes one where it keeps the tables)")
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
@@ -106,10 +110,16 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             @event.listens_for(self.engine, "connect")
             def sqlite_settings(connection, record):
+                connection.isolation_level = None  # transactions begun below, DDL included (not by the driver)
                 cursor = connection.cursor()
                 for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON", "busy_timeout=10000"):
                     cursor.execute(f"PRAGMA {pragma}")
                 cursor.close()
+
+            @event.listens_for(self.engine, "begin")
+            def sqlite_begin(connection):  # a writer takes the write lock at once: no reader's upgrade to fail
+                connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get("write") else "BEGIN")
+        self.writer = self.engine.execution_options(write=True)
         self.metadata, self.meta, self.tables, self.events = schema()
         try:
             self.migrate()
@@ -125,12 +135,21 @@ class Store:
     def migrate(self):
         from sqlalchemy import inspect, select
 
-        with self.engine.begin() as connection:
-            if not inspect(connection).has_table("meta"):
+        with self.writer.begin() as connection:  # one writer at a time: openers at once make the schema once
+            if connection.dialect.name == "postgresql":
+                connection.exec_driver_sql("SELECT pg_advisory_xact_lock(20261125)")
+            found = set(inspect(connection).get_table_names())
+            if "meta" not in found:
+                if found:
+                    raise BaccaratError(f"the database {self.url} holds other tables and none of baccarat's: not a pit's database")
                 self.metadata.create_all(connection)
                 connection.execute(self.meta.insert().values(key="schema_version", value=str(SCHEMA_VERSION)))
                 return
-            version = int(connection.execute(select(self.meta.c.value).where(self.meta.c.key == "schema_version")).scalar_one())
+            version = connection.execute(select(self.meta.c.value).where(self.meta.c.key == "schema_version")).scalar()
+            if not (version or "").isdigit() or int(version) < 1 or not {"tables", "events"} <= found:
+                raise BaccaratError(f"the database {self.url} is not a pit's database as baccarat writes it "
+                                    f"(schema version {version!r}, tables {', '.join(sorted(found))})")
+            version = int(version)
             if version > SCHEMA_VERSION:
                 raise BaccaratError(f"the database {self.url} was written by a newer baccarat (schema {version}; this one "
                                     f"reads up to {SCHEMA_VERSION}): upgrade baccarat")
@@ -147,7 +166,7 @@ class Store:
         """Keep a new table (a pit.TableSpec); BaccaratError if the name is taken."""
         from sqlalchemy import select
 
-        with self.engine.begin() as connection:
+        with self.writer.begin() as connection:
             if connection.execute(select(self.tables.c.id).where(self.tables.c.name == spec.name)).first():
                 raise BaccaratError(f"table {spec.name!r} already exists")
             connection.execute(self.tables.insert().values(name=spec.name, spec=json.dumps(spec.data()), created=now_text(),
@@ -181,9 +200,27 @@ class Store:
         return {"name": row.name, "spec": json.loads(row.spec), "event": row.last_event, "created": row.created,
                 "figures": json.loads(row.figures) if row.figures else None, "at": row.at}
 
+    def shoe_rows(self, name: str) -> list[dict]:
+        """A table's shoes: number, first and last event, coups, corrections, whether the cut card
+        came out, first and last time, and the cards left after the last event."""
+        from sqlalchemy import case, func, select
+
+        table_id = self.table_id(name)
+        e = self.events
+        counted = lambda kind: func.sum(case((e.c.type == kind, 1), else_=0))  # noqa: E731
+        query = (select(e.c.shoe, func.min(e.c.number).label("first"), func.max(e.c.number).label("last"),
+                        counted("coup").label("coups"), counted("correction").label("corrections"),
+                        counted("cut").label("cuts"), func.min(e.c.at).label("since"), func.max(e.c.at).label("until"))
+                 .where(e.c.table_id == table_id, e.c.shoe > 0).group_by(e.c.shoe).order_by(e.c.shoe))
+        with self.engine.connect() as connection:
+            shoes = [dict(row._mapping) for row in connection.execute(query)]
+            lasts = {row.number: json.loads(row.figures) for row in connection.execute(
+                select(e.c.number, e.c.figures).where(e.c.table_id == table_id, e.c.number.in_([s["last"] for s in shoes])))}
+        return [s | {"cards_left": lasts.get(s["last"], {}).get("cards_left")} for s in shoes]
+
     def event_rows(self, name: str, after: int = 0, shoe: int | None = None, limit: int = MAX_LIST) -> list[dict]:
-        """A table's events numbered above ``after`` (of one ``shoe`` if given), in order: number,
-        type, shoe, the event, the figures after it, when it was kept."""
+        """A table's events numbered above ``after`` (of one ``shoe`` if given), in order, at most
+        ``limit`` of them: number, type, shoe, the event, the figures after it, when it was kept."""
         from sqlalchemy import select
 
         table_id = self.table_id(name)
@@ -195,6 +232,13 @@ class Store:
         with self.engine.connect() as connection:
             return [{"event": row.number, "type": row.type, "shoe": row.shoe, "body": json.loads(row.body),
                      "figures": json.loads(row.figures), "at": row.at} for row in connection.execute(query)]
+
+    def last_events(self) -> dict[str, int]:
+        """Each table's last event number (one light query: what a screen's watch looks at)."""
+        from sqlalchemy import select
+
+        with self.engine.connect() as connection:
+            return dict(connection.execute(select(self.tables.c.name, self.tables.c.last_event)).all())
 
     def table_id(self, name: str) -> int:
         from sqlalchemy import select
@@ -226,7 +270,7 @@ class Store:
 
         t = self.tables
         try:
-            with self.engine.begin() as connection:
+            with self.writer.begin() as connection:
                 row = connection.execute(select(t.c.id, t.c.last_event).where(t.c.name == name)).first()
                 if row is None:
                     raise Missing(f"no table {name!r}")

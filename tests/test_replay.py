@@ -87,6 +87,8 @@ def test_a_table_of_coups_and_the_csv():
     ("shoe a\n8c 3c 7h 5c\nshoe a\n", "line 3: shoe 'a' is named twice"),
     ("8c 3c 7x 5c\n", "line 1: unknown card '7x'"),
     ("# nothing\n", "the file holds no coup"),
+    ("8c 3c 7h 5c\ncut\n9s Kd Kh 4c\n2c 3d 3h Ts 9d 4d\n", "line 4: the coup after the cut card was the shoe's last"),
+    ("burn +\u00b2\n", "'+N' gives the cards burned face down"),
     ("8" * 300 + "\n", "line 1: longer than 200 characters"),
 ])
 def test_bad_coups_are_refused_by_their_line(tmp_path, text, says):
@@ -113,3 +115,28 @@ def test_now_reads_a_file_of_coups_written_as_the_page_writes_them(tmp_path):
     by_file = run("now", "--dealt-file", str(path), "--format", "json")
     by_list = run("now", "--dealt", "8c,3c,7h,5c,9s,Kd,Kh,4c", "--format", "json")
     assert by_file.exit_code == 0 and json.loads(by_file.output) == json.loads(by_list.output)
+
+
+def test_now_after_a_new_shoe_begins_takes_the_full_shoe(tmp_path):
+    path = tmp_path / "coups.txt"
+    path.write_text(open("examples/coups.txt").read() + "shoe 2\n")
+    fresh = json.loads(run("now", "--dealt-file", str(path), "--format", "json").output)
+    assert fresh["shoe"]["cards"] == 416 and fresh["dealt"] == 0
+
+
+def test_a_coup_from_fewer_than_six_cards_is_refused(tmp_path):
+    # ten cards (four 9s, six tens): two natural coups leave 2, and a third is refused by its line
+    shoe = tmp_path / "shoe.toml"
+    shoe.write_text("[ranks]\n9 = 4\nT = 6\n")
+    path = tmp_path / "coups.txt"
+    path.write_text("9s Ts 9h Th\n9d Td 9c Tc\n9s Ts 9h Th\n")
+    out = run("replay", str(path), "--shoe", str(shoe))
+    assert out.exit_code == 1 and out.output == "Error: line 3: 2 cards are left in the shoe: a coup is dealt from 6 at least\n"
+    path.write_text("9s Ts 9h Th\n9d Td 9c Tc\n")
+    assert run("replay", str(path), "--shoe", str(shoe)).exit_code == 0
+
+
+def test_a_kept_shoe_is_replayed_by_its_table_s_own_rules(tmp_path):
+    out = run("replay", "--table", "t", "--rules", "catalog", "--db", f"sqlite:///{tmp_path / 'x.sqlite'}")
+    assert out.exit_code == 1 and out.output == "Error: a kept shoe is replayed by its table's own rules and decks: leave out --rules\n"
+    assert run("replay", "examples/coups.txt", "--shoe-number", "2").output == "Error: --shoe-number goes with --table\n"

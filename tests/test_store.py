@@ -116,7 +116,7 @@ def test_a_card_not_left_is_refused(url):
     store = Store(url)
     store.create_table(table_spec({"name": "one", "rules": "standard", "decks": 1}))
     record(store, "one", {"type": "shoe", "after": 0})
-    record(store, "one", {"type": "burn", "cards": ["7h"], "after": 1})
+    record(store, "one", {"type": "burn", "cards": ["7h"], "face_down": 7, "after": 1})
     with pytest.raises(BaccaratError, match="cannot remove 7h: none left in the shoe"):
         record(store, "one", {"type": "coup", "cards": ["7h", "Kd", "2h", "Ks"], "after": 2})  # a natural 9, but 7h was burned
     assert store.table("one")["event"] == 2
@@ -227,3 +227,67 @@ def test_a_writer_killed_mid_shoe_loses_nothing_it_acknowledged(url):
     assert store.table("t")["event"] == numbers[-1]  # the table's last event is its last kept: nothing half-written
     after = numbers[-1]
     assert record(store, "t", {"type": "shoe", "after": after})["event"] == after + 1  # and it goes on
+
+
+def test_the_burn_rule_of_a_table_is_kept(url):
+    store = Store(url)
+    for name, burn in (("face", "face"), ("none", "none"), ("three", "3")):
+        store.create_table(table_spec({"name": name, "rules": "standard", "burn": burn}))
+        record(store, name, {"type": "shoe", "after": 0})
+    with pytest.raises(BaccaratError, match="a burn by the face of Kh puts 10 cards face down \\(got 9\\)"):
+        record(store, "face", {"type": "burn", "cards": ["Kh"], "face_down": 9, "after": 1})
+    assert record(store, "face", {"type": "burn", "cards": ["Kh"], "face_down": 10, "after": 1})["event"] == 2
+    with pytest.raises(BaccaratError, match="burns no cards"):
+        record(store, "none", {"type": "burn", "cards": ["Kh"], "face_down": 10, "after": 1})
+    with pytest.raises(BaccaratError, match="burns 3 cards face down, none turned up"):
+        record(store, "three", {"type": "burn", "cards": ["2h"], "face_down": 3, "after": 1})
+    assert record(store, "three", {"type": "burn", "face_down": 3, "after": 1})["figures"]["cards_left"] == 413
+
+
+@pytest.mark.parametrize("spec, says", [({"name": "t", "rules": "/etc/passwd"}, "built-in rule set"),
+                                        ({"name": "t", "rules": "catalog", "count": "hi-lo"}, "count system of its rule set"),
+                                        ({"name": "t", "burn": "\u00b2"}, "a table's burn is face, none, or a number")])
+def test_a_table_s_settings_are_checked(spec, says):
+    with pytest.raises(BaccaratError, match=says):
+        table_spec(spec)
+
+
+def test_many_processes_opening_a_new_database_at_once_make_it_once(url):
+    code = "import sys; from analyzer.store import Store; Store(sys.argv[1]).close(); print('ok')"
+    processes = [subprocess.Popen([sys.executable, "-c", code, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(6)]
+    outcomes = [p.communicate(timeout=120) for p in processes]
+    assert [out for out, _ in outcomes] == ["ok\n"] * 6, [err[-300:] for _, err in outcomes]
+
+
+def test_history_of_a_table_lists_every_shoe_whatever_the_events(url, monkeypatch):
+    import analyzer.store as store_module
+    monkeypatch.setattr(store_module, "MAX_LIST", 3)  # a page of events smaller than the history
+    store = Store(url)
+    store.create_table(table_spec({"name": "t", "rules": "standard", "burn": "none"}))
+    after = 0
+    for _ in range(4):
+        after = record(store, "t", {"type": "shoe", "after": after})["event"]
+        after = record(store, "t", {"type": "coup", "cards": COUPS[0], "after": after})["event"]
+    shoes = CliRunner().invoke(cli, ["history", "t", "--db", url, "--format", "csv"])
+    assert [line.split(",")[0] for line in shoes.output.splitlines()[1:]] == ["1", "2", "3", "4"]
+
+
+def test_what_a_database_is_not(tmp_path):
+    missing = CliRunner().invoke(cli, ["history", "--db", f"sqlite:///{tmp_path / 'none.sqlite'}"])
+    assert missing.exit_code == 1 and missing.output.startswith(f"Error: no database at {tmp_path / 'none.sqlite'}")
+    assert not (tmp_path / "none.sqlite").exists()
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as other:
+        other.execute("CREATE TABLE results (x INTEGER)")
+    refused = CliRunner().invoke(cli, ["history", "--db", f"sqlite:///{foreign}"])
+    assert refused.exit_code == 1 and "holds other tables and none of baccarat's" in refused.output
+    with sqlite3.connect(foreign) as other:
+        assert [r[0] for r in other.execute("SELECT name FROM sqlite_master WHERE type = 'table'")] == ["results"]
+
+
+def test_a_password_in_a_database_url_is_never_shown(postgres):
+    url = postgres().replace("postgres@", "postgres:s3cret@")
+    store = Store(url)
+    assert "s3cret" not in store.url and "***" in store.url
+    assert "s3cret" not in CliRunner().invoke(cli, ["history", "--db", url]).output

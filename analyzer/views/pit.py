@@ -29,7 +29,7 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
     """Every table (no ``table``), a table's shoes, or one shoe's events."""
     if table is None:
         if shoe is not None:
-            raise BaccaratError("--shoe is one shoe of a TABLE: name the table")
+            raise BaccaratError("{shoe_number} is one shoe of a table: name the table", names=("shoe_number",))
         rows = [{"table": t["name"], "rules": t["spec"]["rules"], "decks": t["spec"]["decks"], "event": t["event"],
                  "shoe": (t["figures"] or {}).get("shoe", 0), "left": cards_left(t["figures"]),
                  "positive": positive_text(t["figures"]), "at": t["at"] or t["created"]} for t in store.table_rows()]
@@ -37,8 +37,8 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
             Column("table", "table"), Column("rules", "rules"), Column("decks", "decks", "count"),
             Column("event", "last event", "count"), Column("shoe", "shoe", "count"), Column("left", "cards left", "count"),
             Column("positive", "positive now (EV)"), Column("at", "last change (UTC)")], rows, {"tables": store.table_rows()})
-    events = store.event_rows(table, shoe=shoe)
     if shoe is not None:
+        events = store.event_rows(table, shoe=shoe)
         if not events:
             raise BaccaratError(f"table {table!r} has no shoe {shoe}")
         rows = [{"event": e["event"], "type": e["type"], "cards": " ".join(e["body"].get("cards", []))
@@ -48,13 +48,9 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
             Column("event", "event", "count"), Column("type", "type"), Column("cards", "cards"),
             Column("left", "cards left after", "count"), Column("positive", "positive after (EV)"),
             Column("at", "kept at (UTC)")], rows, {"table": table, "shoe": shoe, "events": events})
-    by_shoe = {}
-    for e in events:
-        by_shoe.setdefault(e["shoe"], []).append(e)
-    rows = [{"shoe": number, "events": f"{kept[0]['event']}-{kept[-1]['event']}",
-             "coups": sum(e["type"] == "coup" for e in kept), "corrections": sum(e["type"] == "correction" for e in kept),
-             "cut": "yes" if any(e["type"] == "cut" for e in kept) else "no", "left": cards_left(kept[-1]["figures"]),
-             "from": kept[0]["at"], "to": kept[-1]["at"]} for number, kept in sorted(by_shoe.items()) if number]
+    rows = [{"shoe": s["shoe"], "events": f"{s['first']}-{s['last']}", "coups": s["coups"], "corrections": s["corrections"],
+             "cut": "yes" if s["cuts"] else "no", "left": s["cards_left"], "from": s["since"], "to": s["until"]}
+            for s in store.shoe_rows(table)]
     return View(f"Table {table}: {len(rows)} shoes", [
         Column("shoe", "shoe", "count"), Column("events", "events"), Column("coups", "coups", "count"),
         Column("corrections", "corrections", "count"), Column("cut", "cut card"), Column("left", "cards left", "count"),
@@ -73,9 +69,10 @@ def kept_shoe(events: list[dict], number: int) -> ShoeDealt:
         elif event.type == "cut":
             dealt.cut = len(dealt.coups)
         elif event.type in ("coup", "correction"):
-            if event.type == "correction":
-                dealt.coups.pop()
-            dealt.coups.append(Coup(event.cards, e["event"], dealt.cut is not None))
+            after_cut = dealt.cut is not None
+            if event.type == "correction":  # in the place of the coup it corrects
+                after_cut = dealt.coups.pop().after_cut
+            dealt.coups.append(Coup(event.cards, e["event"], after_cut))
     return dealt
 
 

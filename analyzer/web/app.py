@@ -22,17 +22,22 @@ from importlib import resources
 from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from ..errors import BaccaratError, error_line
 from . import api, openapi
+from .pit import status_of as pit_status
 
 STATIC = resources.files(__package__) / "static"
 
 
-def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool=None) -> Flask:
+def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool=None, pit=None,
+               write_token: str | None = None) -> Flask:
     """The application, answering within ``limits``; with ``token``, only to those who have it:
     the page at ``/?token=TOKEN`` (which then carries it), the API with ``Authorization: Bearer
     TOKEN``; anything else under /api/ or the page without it is a 401. The page's script and style
     are not secret and stay free. With a ``pool`` (serving.Pool), its workers compute the answers;
-    without, this process does."""
+    without, this process does. With a ``pit`` (web.pit.Pit), the pit's tables are served under
+    /api/tables; with ``write_token``, only that token may write to them (create a table, post
+    an event), and it may watch too."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["BODY_LIMIT"] = limits.body  # checked by body() itself: werkzeug cuts a chunked body short silently
     app.json.sort_keys = False
@@ -40,14 +45,18 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
 
     @app.before_request
     def with_token():
-        if token is None or request.path.startswith("/static/"):
+        writes = request.method == "POST" and request.path.startswith("/api/tables")
+        needed = [write_token] if writes and write_token is not None else [t for t in (token, write_token) if t]
+        if not needed or request.path.startswith("/static/"):
             return None
         given = request.args.get("token", "") if request.path == "/" else bearer(request.headers.get("Authorization", ""))
-        if hmac.compare_digest(given.encode(), token.encode()):
+        if any(hmac.compare_digest(given.encode(), t.encode()) for t in needed):
             return None
         message = ("this server needs its access token: open the address it printed when it started (with ?token=)"
                    if request.path == "/" else "this server needs its access token: send Authorization: Bearer TOKEN")
-        response = failure(401, message)
+        if writes and write_token is not None:
+            message = "writing to a table needs this server's write token: send Authorization: Bearer WRITE_TOKEN"
+        response = failure(401 if not given or not writes else 403, message)
         response[0].headers["WWW-Authenticate"] = "Bearer"
         return response
 
@@ -88,6 +97,58 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
         if status == 503:
             response.headers["Retry-After"] = "10"
         return response
+
+    def tables_answer(call):
+        """A pit call's (status, data) as JSON; its own errors as one line, by their status."""
+        if pit is None:
+            return failure(404, "this server keeps no tables")
+        try:
+            status, data = call()
+        except BaccaratError as error:
+            return failure(pit_status(error), error_line(str(error)))
+        return Response(api.dumps(data), status, mimetype="application/json")
+
+    def number_argument(name: str, default: int = 0) -> int:
+        text = request.headers.get("Last-Event-ID") if name == "after" and request.headers.get("Last-Event-ID") else \
+            request.args.get(name, str(default))
+        if not text.isascii() or not text.isdigit() or len(text) > 12:
+            raise BaccaratError(f"{name}: a whole number, 0 or more (got {text[:20]!r})")
+        return int(text)
+
+    @app.post("/api/tables")
+    def create_table():
+        return tables_answer(lambda: pit.create(api.request_object(body())))
+
+    @app.get("/api/tables")
+    def list_tables():
+        return tables_answer(lambda: pit.tables())
+
+    @app.get("/api/tables/<name>")
+    def table_state(name):
+        return tables_answer(lambda: pit.state(name))
+
+    @app.post("/api/tables/<name>/events")
+    def post_event(name):
+        return tables_answer(lambda: pit.post(name, api.request_object(body())))
+
+    @app.get("/api/tables/<name>/events")
+    def table_events(name):
+        streamed = "text/event-stream" in request.headers.get("Accept", "") or request.args.get("stream") == "1"
+        if not streamed:
+            return tables_answer(lambda: pit.events(name, number_argument("after")))
+        if pit is None:
+            return failure(404, "this server keeps no tables")
+        try:
+            events = pit.stream(name, number_argument("after"),
+                                request.environ.get("waitress.client_disconnected", lambda: False))
+        except BaccaratError as error:
+            return failure(pit_status(error), error_line(str(error)))
+        return Response(events, 200, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @app.get("/api/tables/<name>/shoes/<int:shoe>/replay")
+    def replay_shoe(name, shoe):
+        return tables_answer(lambda: pit.replay(name, shoe))
 
     @app.errorhandler(HTTPException)
     def http_error(error):

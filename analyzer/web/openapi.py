@@ -102,6 +102,75 @@ REFUSALS = {"400": error("bad input: one line saying what and where"),
                          "memory limit (`--memory`), and was stopped; or the server is stopping (Retry-After)")}
 
 
+TABLE_SPEC = {"name": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"},
+              "rules": {"type": "string", "description": "a built-in rule set (default catalog)"},
+              "decks": {"type": "integer", "minimum": 1, "maximum": 24, "description": "default 8"},
+              "cut": {"type": "integer", "minimum": 0, "description": "cards behind the cut card (default 14)"},
+              "burn": {"type": "string", "description": "face, none, or a number of cards (default face)"},
+              "count": {"type": ["string", "null"], "description": "a count system of the rule set to show"}}
+TABLE_REQUEST = obj(TABLE_SPEC, required=["name"])
+LAST_COUP = obj({"cards": {"type": "array", "items": TEXT}, "winner": {"enum": ["player", "banker", "tie"]},
+                 "player_total": {"type": "integer"}, "banker_total": {"type": "integer"}})
+TABLE = obj({**TABLE_SPEC, "event": {"type": "integer", "minimum": 0, "description": "the last event's number"},
+             "at": {"type": ["string", "null"], "description": "when the last event was kept (UTC)"},
+             "shoe": {"type": "integer", "minimum": 0}, "cards_left": {"type": ["integer", "null"]},
+             "coups": {"type": "integer", "minimum": 0}, "cut_out": {"type": "boolean", "description": "the cut card came out"},
+             "over": {"type": "boolean", "description": "the shoe's last coup is dealt"},
+             "last": {"anyOf": [LAST_COUP, {"type": "null"}]},
+             "positive": {"type": "array", "items": TEXT, "description": "the bets with positive expectation, best first"},
+             "bets": {"type": "array", "items": BET, "description": "the next coup's figures, as `now --format json`"}})
+EVENT_REQUEST = obj({"type": {"enum": ["shoe", "burn", "coup", "correction", "cut"]},
+                     "cards": {"type": "array", "items": TEXT, "maxItems": 6,
+                               "description": "cards in dealing order (Player, Banker, Player, Banker, then the third cards)"},
+                     "face_down": {"type": "integer", "minimum": 0, "maximum": 20, "description": "a burn's cards face down"},
+                     "after": {"type": "integer", "minimum": 0, "description": "the last event number the writer saw"}},
+                    required=["type", "after"])
+KEPT_EVENT = obj({"event": {"type": "integer"}, "type": TEXT, "shoe": {"type": "integer"},
+                  "body": {"type": "object"}, "figures": {"type": "object"}, "at": TEXT})
+NOT_FOUND = error("no such table (or this server keeps none)")
+
+
+def table_paths() -> dict:
+    """The pit's tables (web/pit.py): their paths in the description."""
+    name = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+    write = {k: REFUSALS[k] for k in ("400", "401", "413", "429")} | {"403": error("the request has the watch token; "
+                                                                                 "writing needs the write token")}
+    return {
+        "/api/tables": {
+            "get": {"summary": "Every table of the pit, with its figures", "operationId": "tables",
+                    "responses": {"200": answer("Tables", "the tables"), "401": REFUSALS["401"], "404": NOT_FOUND}},
+            "post": {"summary": "A new table", "operationId": "createTable", "requestBody": posted("TableRequest"),
+                     "responses": {"201": answer("Table", "the table, before its first event"), "404": NOT_FOUND, **write}}},
+        "/api/tables/{name}": {"get": {"summary": "A table: its last event and the figures after it",
+                                       "operationId": "table", "parameters": [name],
+                                       "responses": {"200": answer("Table", "the table"), "401": REFUSALS["401"],
+                                                     "404": NOT_FOUND}}},
+        "/api/tables/{name}/events": {
+            "post": {"summary": "An event at a table: a shoe, burn, coup, correction or cut card", "operationId": "event",
+                     "parameters": [name], "requestBody": posted("EventRequest"),
+                     "responses": {"200": answer("EventAnswer", "kept: its number and the table after it"),
+                                   "404": NOT_FOUND, "409": answer("Stale", "another writer came first: nothing kept"),
+                                   **write}},
+            "get": {"summary": "A table's events after a number; with Accept: text/event-stream, a stream of them as "
+                               "they are kept (server-sent events, each with its number as id)",
+                    "operationId": "events",
+                    "parameters": [name, {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                                   {"name": "stream", "in": "query", "schema": {"enum": ["0", "1"]}}],
+                    "responses": {"200": {"description": "the events (JSON), or their stream",
+                                          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Events"}},
+                                                      "text/event-stream": {"schema": {"type": "string"}}}},
+                                  "400": REFUSALS["400"], "401": REFUSALS["401"], "404": NOT_FOUND,
+                                  "503": error("every place for a screen is taken (`baccarat serve --screens`)")}}},
+        "/api/tables/{name}/shoes/{shoe}/replay": {
+            "get": {"summary": "A kept shoe replayed: every bet's figures before every coup", "operationId": "replay",
+                    "parameters": [name, {"name": "shoe", "in": "path", "required": True,
+                                          "schema": {"type": "integer", "minimum": 0}}],
+                    "responses": {"200": {"description": "what `baccarat replay --table` gives as JSON",
+                                          "content": {"application/json": {"schema": {"type": "object"}}}},
+                                  "400": REFUSALS["400"], "401": REFUSALS["401"], "404": NOT_FOUND}}},
+    }
+
+
 def description() -> dict:
     """The OpenAPI 3.1 description of the JSON API."""
     return {
@@ -122,12 +191,20 @@ def description() -> dict:
                                      "responses": {"200": answer("Design", "the return table, house edge, break-even "
                                                                            "payouts and the catalogue beside it"),
                                                    **REFUSALS}}},
+            **table_paths(),
         },
         "security": [{}, {"token": []}],  # none on this machine alone; the token where the server was given one
         "components": {"securitySchemes": {"token": {"type": "http", "scheme": "bearer",
                                                      "description": "the token `baccarat serve` printed"}},
                        "schemas": {"Rules": RULES_RESPONSE, "NowRequest": NOW_REQUEST, "Now": NOW_RESPONSE,
-                                   "DesignRequest": DESIGN_REQUEST, "Design": DESIGN_RESPONSE, "Error": ERROR}},
+                                   "DesignRequest": DESIGN_REQUEST, "Design": DESIGN_RESPONSE, "Error": ERROR,
+                                   "TableRequest": TABLE_REQUEST, "Table": TABLE,
+                                   "Tables": obj({"tables": {"type": "array", "items": {"$ref": "#/components/schemas/Table"}}}),
+                                   "EventRequest": EVENT_REQUEST,
+                                   "EventAnswer": obj({"event": {"type": "integer"}, "table": {"$ref": "#/components/schemas/Table"}}),
+                                   "Stale": obj({"error": TEXT, "event": {"type": "integer"},
+                                                 "table": {"$ref": "#/components/schemas/Table"}}),
+                                   "Events": obj({"table": TEXT, "events": {"type": "array", "items": KEPT_EVENT}})}},
     }
 
 

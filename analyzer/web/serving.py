@@ -311,10 +311,14 @@ class Server:
     Stopped, on a stop signal) comes out of it; ``close()`` then stops everything. An address that
     cannot be had is an OSError, raised here before any worker starts."""
 
-    def __init__(self, host: str, port: int, limits: api.Limits, token: str | None, settings: Settings):
+    def __init__(self, host: str, port: int, limits: api.Limits, token: str | None, settings: Settings,
+                 db: str | None = None, write_token: str | None = None, screens: int = 200):
         from waitress.server import create_server  # the command line loads it only to serve
 
         from .app import create_app
+        from .pit import Pit
+
+        self.pit = Pit(db, screens)  # the store first: a database that cannot be opened is one line, before anything runs
 
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         listening = socket.create_server((host, port), family=family, backlog=1024)
@@ -322,12 +326,13 @@ class Server:
             self.pool = Pool(settings, limits)
         except BaseException:  # a stop signal while the workers start, say
             listening.close()
+            self.pit.close()
             raise
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "queue depth": every request waits its turn
         self.connections: dict = {}  # waitress's map of its sockets
         self.http = create_server(
-            create_app(limits, token, self.pool), map=self.connections, sockets=[listening],
-            threads=THREADS_PER_WORKER * settings.count() + 8,  # requests waiting for a worker leave threads free
+            create_app(limits, token, self.pool, self.pit, write_token), map=self.connections, sockets=[listening],
+            threads=THREADS_PER_WORKER * settings.count() + 8 + screens,  # waiting requests and screens leave threads free
             connection_limit=CONNECTIONS, channel_timeout=10, cleanup_interval=2, channel_request_lookahead=1,
             max_request_body_size=4 * limits.body,  # the app answers past limits.body, in JSON; waitress past this
             max_request_header_size=16 * 1024, ident="baccarat", expose_tracebacks=False)
@@ -350,8 +355,10 @@ class Server:
         return received[0]
 
     def close(self):
+        self.pit.hub.stop()  # the screens' streams end
         self.pool.close()  # first: a thread waiting on a worker is answered at once
         self.http.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         from waitress import wasyncore
 
         wasyncore.close_all(self.connections)
+        self.pit.close()

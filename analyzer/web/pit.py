@@ -1,0 +1,172 @@
+"""The pit's part of the JSON API: tables kept in the store, their events, and a stream of them
+for screens. No Flask here (app.py carries requests to these functions); no SQL (store.py).
+
+Every screen follows a table by its event numbers: it reads the table (its last ``event`` and
+the figures after it), then ``GET /api/tables/NAME/events?after=N`` as a stream of server-sent
+events, each the kept event with the figures computed once when it was kept; a screen that lost
+its connection sends the last number it saw (``Last-Event-ID``, as browsers do) and catches up
+by itself. One thread of this process watches the store for every table followed (a query of the
+tables' last numbers, every POLL seconds) and wakes the table's screens; an event kept through
+this process wakes them at once.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+from ..errors import BaccaratError
+from ..pit import record, table_spec
+from ..render import to_json
+from ..rulefile import BUILT_IN
+from ..store import Missing, Stale, Store
+
+POLL = 0.1  # seconds between two looks at the tables' last events, while a screen follows one
+KEEPALIVE = 5.0  # seconds without an event before a stream sends a comment (waitress closes idle channels at 10)
+BATCH = 100  # events a stream reads at once
+
+
+class Hub:
+    """Who has seen which event, for the screens that wait: ``wait`` returns once the table's
+    last event is past ``after`` (True), at ``timeout`` (False), or when the hub stops."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.changed = threading.Condition()
+        self.last: dict[str, int] = {}
+        self.watchers = 0
+        self.stopping = False
+        self.poller: threading.Thread | None = None
+
+    def kept(self, name: str, number: int):
+        """An event was kept through this process: wake the table's screens now."""
+        with self.changed:
+            self.last[name] = max(self.last.get(name, 0), number)
+            self.changed.notify_all()
+
+    def wait(self, name: str, after: int, timeout: float) -> bool:
+        with self.changed:
+            self.watchers += 1
+            if self.poller is None:
+                self.poller = threading.Thread(target=self.poll, name="pit-poller", daemon=True)
+                self.poller.start()
+            try:
+                return self.changed.wait_for(lambda: self.stopping or self.last.get(name, 0) > after, timeout) \
+                    and not self.stopping
+            finally:
+                self.watchers -= 1
+
+    def poll(self):
+        """Look at the tables' last events while screens wait (another process may keep events)."""
+        while not self.stopping:
+            time.sleep(POLL)
+            if not self.watchers:
+                continue
+            try:
+                last = self.store.last_events()
+            except Exception:  # noqa: BLE001 - a database that is away for a moment: look again
+                continue
+            with self.changed:
+                if any(number > self.last.get(name, 0) for name, number in last.items()):
+                    self.last.update(last)
+                    self.changed.notify_all()
+
+    def stop(self):
+        with self.changed:
+            self.stopping = True
+            self.changed.notify_all()
+
+
+class Pit:
+    """The pit's API over a store: each method returns (status, JSON-ready data)."""
+
+    def __init__(self, url: str | None = None, screens: int = 200):
+        self.store = Store(url)
+        self.hub = Hub(self.store)
+        self.screens = threading.BoundedSemaphore(screens)
+        self.limit = screens
+
+    def close(self):
+        self.hub.stop()
+        self.store.close()
+
+    def create(self, data) -> tuple[int, dict]:
+        spec = table_spec(data)
+        if spec.rules not in BUILT_IN:
+            raise BaccaratError(f"a table's rules are a built-in rule set ({', '.join(BUILT_IN)})")
+        self.store.create_table(spec)
+        return 201, self.state(spec.name)[1]
+
+    def tables(self) -> tuple[int, dict]:
+        return 200, {"tables": [table_state(row) for row in self.store.table_rows()]}
+
+    def state(self, name: str) -> tuple[int, dict]:
+        return 200, table_state(self.store.table(name))
+
+    def post(self, name: str, data) -> tuple[int, dict]:
+        """Keep an event (200: its number and the table after it), or 409 with the table as it is
+        when another writer came first."""
+        try:
+            kept = record(self.store, name, data)
+        except Stale as stale:
+            return 409, {"error": str(stale), "event": stale.last, "table": self.state(name)[1]}
+        self.hub.kept(name, kept["event"])
+        return 200, {"event": kept["event"], "table": self.state(name)[1]}
+
+    def events(self, name: str, after: int) -> tuple[int, dict]:
+        self.store.table_id(name)  # Missing for a table that is not there
+        return 200, {"table": name, "events": self.store.event_rows(name, after=after, limit=BATCH * 10)}
+
+    def replay(self, name: str, shoe: int) -> tuple[int, dict]:
+        from ..views.pit import replay_kept
+
+        return 200, to_json(replay_kept(self.store, name, shoe).data)
+
+    def stream(self, name: str, after: int, gone=lambda: False):
+        """The server-sent events of table ``name`` after event ``after``, then each as it is kept,
+        until the client goes or the server stops (a generator of bytes). BaccaratError before
+        the first byte for a table that is not there or when every screen's place is taken."""
+        self.store.table_id(name)
+        if not self.screens.acquire(blocking=False):
+            raise Busy(f"this server follows at most {self.limit} screens at once: try again in a moment")
+
+        def events():
+            seen, quiet = after, time.monotonic()
+            try:
+                yield b"retry: 1000\n\n"
+                while not self.hub.stopping and not gone():
+                    rows = self.store.event_rows(name, after=seen, limit=BATCH)
+                    for row in rows:
+                        seen = row["event"]
+                        yield (f"id: {seen}\nevent: {row['type']}\ndata: {json.dumps(row, separators=(',', ':'))}\n\n").encode()
+                    if rows:
+                        quiet = time.monotonic()
+                        continue
+                    if not self.hub.wait(name, seen, 1.0) and time.monotonic() - quiet > KEEPALIVE:
+                        quiet = time.monotonic()
+                        yield b": waiting\n\n"
+            finally:
+                self.screens.release()
+
+        return events()
+
+
+class Busy(BaccaratError):
+    """Every place for a screen is taken."""
+
+
+def table_state(row: dict) -> dict:
+    """A table as the API gives it: its name and how it deals, its last event, the shoe, the
+    cards left, the last coup, and the figures for the next coup (``bets`` as `now --format
+    json` gives them) with the positive bets sorted by EV."""
+    figures = row["figures"] or {}
+    return {"name": row["name"], **{k: v for k, v in row["spec"].items() if k != "name"}, "event": row["event"],
+            "at": row["at"], "shoe": figures.get("shoe", 0), "cards_left": figures.get("cards_left"),
+            "coups": figures.get("coups", 0), "cut_out": figures.get("cut", False), "over": figures.get("over", False),
+            "last": figures.get("last"), "positive": figures.get("positive", []), "bets": figures.get("bets", [])}
+
+
+def status_of(error: BaccaratError) -> int:
+    """The HTTP status of an error of the pit's API."""
+    return 404 if isinstance(error, Missing) else 503 if isinstance(error, Busy) else 400
