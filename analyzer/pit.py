@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
 
 from . import BUILT_IN
 from .cards import VALUES, Shoe
@@ -135,8 +137,11 @@ def event_of(data) -> Event:
     cards = ()
     if "cards" in allowed:
         written = data.get("cards", [])
-        if not isinstance(written, list) or not all(isinstance(c, str) and len(c) <= 3 for c in written) or len(written) > 6:
-            raise BaccaratError(f"a {kind} event's cards are a list of at most 6 cards such as [\"9h\", \"Kd\"]")
+        if not isinstance(written, list) or len(written) > 20 or not all(isinstance(c, str) and len(c) <= 3 for c in written):
+            raise BaccaratError(f"a {kind} event's cards are a list of cards such as [\"9h\", \"Kd\"]")
+        if len(written) > 6:
+            raise BaccaratError(f"a {kind} has 4 to 6 cards (got {len(written)})" if kind != "burn" else
+                                f"a burn turns up at most 6 cards (got {len(written)})")
         cards = tuple(parse_card(c) for c in written)
         if any(suit is None for _, suit in cards):
             raise BaccaratError(f"a {kind} event's cards name their suits (\"9h\", not \"9\"): the table's shoe is real cards")
@@ -219,11 +224,12 @@ def without(shoe: Shoe, cards) -> Shoe:
     return shoe.without_cards(list(cards))
 
 
-def figures(state: State, start: Shoe, rules) -> dict:
+def figures(state: State, start: Shoe, rules, spec: TableSpec | None = None) -> dict:
     """The figures after ``state``: the cards left (face-down burns counted), the last coup's
-    result, every bet's figures for the next coup (``bets``, as `now --format json` gives them)
-    and those with positive expectation, sorted by EV; none once the shoe is over (the coup
-    after the cut card dealt, or fewer than 6 cards left)."""
+    result and the run it makes (with its chance in a shoe of the table's ``spec``), every bet's
+    figures for the next coup (``bets``, as `now --format json` gives them) and those with
+    positive expectation, sorted by EV; none once the shoe is over (the coup after the cut card
+    dealt, or fewer than 6 cards left)."""
     from .views.edge import edge
 
     out = {"shoe": state.shoe, "coups": len(state.coups), "cut": state.cut is not None}
@@ -235,6 +241,7 @@ def figures(state: State, start: Shoe, rules) -> dict:
         winner, player, banker = result_of(state.coups[-1], rules.tableau)
         out["last"] = {"cards": [card_text(c) for c in state.coups[-1]], "winner": winner, "player_total": player,
                        "banker_total": banker}
+        out["run"] = current_run(state, rules.tableau, spec)
     if state.cut is not None and len(state.coups) > state.cut or out["cards_left"] < 6:
         return out | {"over": True, "bets": [], "positive": []}
     bets = edge(rules, shoe).data["bets"]
@@ -242,9 +249,41 @@ def figures(state: State, start: Shoe, rules) -> dict:
     return out | {"over": False, "bets": bets, "positive": [bet for _, bet in positive]}
 
 
-def is_positive(value) -> bool:
-    from fractions import Fraction
+UNUSUAL = Fraction(1, 100)  # a run whose chance in a shoe is below this is shown as unusual
 
+
+def current_run(state: State, tableau: Tableau, spec: TableSpec | None) -> dict:
+    """The run the shoe's last coups make (the same result, a tie ending a run of wins), and the
+    exact chance that a shoe of the table's decks, cut and burn holds a run that long or longer
+    (runs.py, independent coups), from four coups on."""
+    results = [result_of(coup, tableau)[0] for coup in state.coups]
+    length = 1
+    while length < len(results) and results[-1 - length] == results[-1]:
+        length += 1
+    out = {"result": results[-1], "length": length}
+    if length >= 4 and spec is not None:
+        chance = run_chance(tableau, spec.decks, spec.cut, spec.burn, results[-1], length)
+        out |= {"chance_in_a_shoe": chance, "unusual": chance < UNUSUAL}
+    return out
+
+
+@lru_cache(maxsize=512)
+def run_chance(tableau: Tableau, decks: int, cut: int, burn: str, result: str, length: int) -> Fraction:
+    """P(a shoe dealt to its cut card holds a run of ``length`` or more ``result`` coups)."""
+    from .runs import burn_law, coup_law, no_run_chance
+
+    shoe = Shoe.decks(decks)
+    return 1 - no_run_chance(laws(tableau, decks), burn_law(shoe, burn), shoe.size, cut, result, length, False)
+
+
+@lru_cache(maxsize=16)
+def laws(tableau: Tableau, decks: int):
+    from .runs import coup_law
+
+    return coup_law(Shoe.decks(decks), tableau)
+
+
+def is_positive(value) -> bool:
     return isinstance(value, Fraction) and value > 0
 
 
@@ -273,7 +312,7 @@ def record(store, name: str, data) -> dict:
         raise BaccaratError(f"a shoe holds at most {MAX_SHOE_EVENTS:,} events: a new shoe comes next")
     state = fold_shoe(shoe, [event_of(r["body"]) for r in kept], start, rules.tableau, spec.burn)
     state = apply(state, event, start, rules.tableau, spec.burn)
-    after = to_json(figures(state, start, rules))
+    after = to_json(figures(state, start, rules, spec))
     number = store.append(name, data["after"], event.type, state.shoe, event.data(), after)
     return {"event": number, "figures": after}
 

@@ -49,11 +49,14 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
         needed = [write_token] if writes and write_token is not None else [t for t in (token, write_token) if t]
         if not needed or request.path.startswith("/static/"):
             return None
-        given = request.args.get("token", "") if request.path == "/" else bearer(request.headers.get("Authorization", ""))
+        page = request.path in ("/", "/pit") or request.path.startswith("/table/")
+        streamed = request.method == "GET" and request.path.startswith(("/api/tables/", "/api/pit/"))  # EventSource sends no header
+        given = request.args.get("token", "") if page or streamed and "token" in request.args else \
+            bearer(request.headers.get("Authorization", ""))
         if any(hmac.compare_digest(given.encode(), t.encode()) for t in needed):
             return None
         message = ("this server needs its access token: open the address it printed when it started (with ?token=)"
-                   if request.path == "/" else "this server needs its access token: send Authorization: Bearer TOKEN")
+                   if page else "this server needs its access token: send Authorization: Bearer TOKEN")
         if writes and write_token is not None:
             message = "writing to a table needs this server's write token: send Authorization: Bearer WRITE_TOKEN"
         response = failure(401 if not given or not writes else 403, message)
@@ -68,13 +71,38 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
             return response
         return None
 
+    def served(name: str, base: str = ""):
+        html = (STATIC / name).read_text(encoding="utf-8")
+        given = request.args.get("token")
+        if given is not None or token is not None:  # the page carries the token it was opened with to its own requests
+            html = html.replace('<meta name="baccarat-token" content="">',
+                                f'<meta name="baccarat-token" content="{escape(given or token or "", quote=True)}">')
+        if base:
+            html = html.replace('href="static/', f'href="{base}static/').replace('src="static/', f'src="{base}static/')
+        return Response(html, mimetype="text/html")
+
     @app.get("/")
     def page():
-        html = (STATIC / "index.html").read_text(encoding="utf-8")
-        if token is not None:  # the page carries the token to its own requests
-            html = html.replace('<meta name="baccarat-token" content="">',
-                                f'<meta name="baccarat-token" content="{escape(token, quote=True)}">')
-        return Response(html, mimetype="text/html")
+        return served("index.html")
+
+    @app.get("/pit")
+    def pit_page():
+        return served("pit.html")
+
+    @app.get("/table/<name>")
+    def table_page(name):
+        return served("table.html", "../")
+
+    @app.get("/api/pit/stream")
+    def pit_stream():
+        if pit is None:
+            return failure(404, "this server keeps no tables")
+        try:
+            events = pit.pit_stream(request.environ.get("waitress.client_disconnected", lambda: False))
+        except BaccaratError as error:
+            return failure(pit_status(error), error_line(str(error)))
+        return Response(events, 200, mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     @app.get("/api/openapi.json")
     def openapi_description():

@@ -227,8 +227,12 @@ def markdown() -> str:
                 out += [f"Request: a JSON object ([{name}](#{name.lower()})).", ""]
             out += ["| status | answer |", "|---|---|"]
             for status, answer in operation["responses"].items():
-                ref = answer["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
-                out.append(f"| {status} | {cell(answer['description'])} ([{ref}](#{ref.lower()})) |")
+                refs = [schema["$ref"].rsplit("/", 1)[1] for schema in
+                        (content["schema"] for content in answer["content"].values()) if "$ref" in schema]
+                shown = ", ".join(f"[{ref}](#{ref.lower()})" for ref in refs)
+                kinds = " or ".join(f"`{kind}`" for kind in answer["content"] if kind != "application/json")
+                out.append(f"| {status} | {cell(answer['description'])}" + (f" ({shown})" if shown else "")
+                           + (f" ({kinds})" if kinds else "") + " |")
             out.append("")
     out += ["## Schemas", ""]
     for name, schema in schemas.items():

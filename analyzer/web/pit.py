@@ -57,6 +57,19 @@ class Hub:
             finally:
                 self.watchers -= 1
 
+    def wait_any(self, seen: dict, timeout: float) -> bool:
+        """As ``wait``, for any table past the number in ``seen`` (or not in it)."""
+        with self.changed:
+            self.watchers += 1
+            if self.poller is None:
+                self.poller = threading.Thread(target=self.poll, name="pit-poller", daemon=True)
+                self.poller.start()
+            try:
+                return self.changed.wait_for(lambda: self.stopping or any(
+                    number > seen.get(name, -1) for name, number in self.last.items()), timeout) and not self.stopping
+            finally:
+                self.watchers -= 1
+
     def poll(self):
         """Look at the tables' last events while screens wait (another process may keep events)."""
         while not self.stopping:
@@ -152,6 +165,32 @@ class Pit:
         return events()
 
 
+    def pit_stream(self, gone=lambda: False):
+        """Every table's brief state (table_brief), then each table's again whenever it changes,
+        as server-sent events named "table", until the client goes or the server stops."""
+        if not self.screens.acquire(blocking=False):
+            raise Busy(f"this server follows at most {self.limit} screens at once: try again in a moment")
+
+        def events():
+            try:
+                yield b"retry: 1000\n\n"
+                seen, quiet = {}, time.monotonic()
+                while not self.hub.stopping and not gone():
+                    changed = [row for row in self.store.table_rows() if seen.get(row["name"]) != row["event"]]
+                    for row in changed:
+                        seen[row["name"]] = row["event"]
+                        yield f"event: table\ndata: {json.dumps(table_brief(row), separators=(',', ':'))}\n\n".encode()
+                    if changed:
+                        quiet = time.monotonic()
+                    if not self.hub.wait_any(seen, 1.0) and time.monotonic() - quiet > KEEPALIVE:
+                        quiet = time.monotonic()
+                        yield b": waiting\n\n"
+            finally:
+                self.screens.release()
+
+        return events()
+
+
 class Busy(BaccaratError):
     """Every place for a screen is taken."""
 
@@ -165,6 +204,23 @@ def table_state(row: dict) -> dict:
             "at": row["at"], "shoe": figures.get("shoe", 0), "cards_left": figures.get("cards_left"),
             "coups": figures.get("coups", 0), "cut_out": figures.get("cut", False), "over": figures.get("over", False),
             "last": figures.get("last"), "positive": figures.get("positive", []), "bets": figures.get("bets", [])}
+
+
+def table_brief(row: dict) -> dict:
+    """A table as the pit's overview shows it: table_state without every bet's figures, the
+    positive bets with their EV (exact, and as the command line prints it), the current run."""
+    from fractions import Fraction
+
+    from ..render import percent
+
+    state = table_state(row)
+    by_id = {bet["bet"]: bet for bet in state.pop("bets")}
+    state["positive_ev"] = [{"bet": b, "name": by_id[b]["name"], "ev": by_id[b]["ev"],
+                             "ev_shown": ("+" if Fraction(by_id[b]["ev"]) > 0 else "") + percent(Fraction(by_id[b]["ev"]))}
+                            for b in state["positive"] if b in by_id]
+    run = (row["figures"] or {}).get("run")
+    state["run"] = None if not run else (f"{run['result']} x{run['length']}" + (" (unusual)" if run.get("unusual") else ""))
+    return state
 
 
 def status_of(error: BaccaratError) -> int:

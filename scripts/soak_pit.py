@@ -1,0 +1,196 @@
+"""Soak: a pit of tables dealt by feeds and followed by screens, through `baccarat serve`, on this
+machine only (127.0.0.1), bounded in time.
+
+Run: python scripts/soak_pit.py [--minutes 10] [--tables 20] [--screens 100] [--interval 3] [--db URL]
+
+Each table's feed deals real 8-deck shoes (shuffled, seeded) a coup every --interval seconds,
+each coup sent with the last event number it saw; the screens follow the tables' streams (each
+screen one table, in turn). Reported: the delay from each event's acknowledgement to each
+screen's receipt (p50, p99, max; the target is p99 <= 250 ms), the server's memory (its process
+and its workers, resident) after the warm-up and at the end (the target: at most 10 % growth),
+and at the end every kept coup's figures against a fresh replay of its shoe (all equal).
+"""
+
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyzer.replay import cards_taken  # noqa: E402  (how many cards a coup takes, by the tableau)
+from analyzer.cards import VALUES, RANKS  # noqa: E402
+from analyzer.tableau import PUNTO_BANCO  # noqa: E402
+
+SUITS = "shdc"
+
+
+def call(port, method, path, body=None, timeout=30):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    connection.request(method, path, body=None if body is None else json.dumps(body),
+                       headers={"Content-Type": "application/json"})
+    answer = connection.getresponse()
+    data = json.loads(answer.read())
+    connection.close()
+    return answer.status, data
+
+
+def resident_mb(pid: int) -> float:
+    """Resident memory of a process and its children, from /proc."""
+    total = 0
+    for child in [pid] + children(pid):
+        try:
+            with open(f"/proc/{child}/status") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            pass
+    return total / 1024
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out += [int(entry)] + children(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+class Feed(threading.Thread):
+    """A table's feed: shoes dealt a coup every ``interval`` seconds until ``until``."""
+
+    def __init__(self, port, name, seed, interval, until, acknowledged):
+        super().__init__(daemon=True)
+        self.port, self.name, self.rng, self.interval, self.until = port, name, random.Random(seed), interval, until
+        self.acknowledged, self.errors, self.after = acknowledged, [], 0
+
+    def send(self, event):
+        status, answer = call(self.port, "POST", f"/api/tables/{self.name}/events", event | {"after": self.after})
+        if status != 200:
+            self.errors.append((status, answer))
+            return False
+        self.after = answer["event"]
+        self.acknowledged[(self.name, self.after)] = time.monotonic()
+        return True
+
+    def run(self):
+        time.sleep(self.rng.random() * self.interval)
+        while time.monotonic() < self.until:
+            cards = [r + s for r in RANKS for s in SUITS] * 8
+            self.rng.shuffle(cards)
+            self.send({"type": "shoe"})
+            burn = VALUES[RANKS.index(cards[0][0])] or 10
+            self.send({"type": "burn", "cards": [cards[0]], "face_down": burn})
+            at = 1 + burn
+            while len(cards) - at > 14 and time.monotonic() < self.until:
+                values = [VALUES[RANKS.index(c[0])] for c in cards[at:at + 6]]
+                taken = cards_taken(values, PUNTO_BANCO)
+                start = time.monotonic()
+                self.send({"type": "coup", "cards": cards[at:at + taken]})
+                at += taken
+                time.sleep(max(0.0, self.interval - (time.monotonic() - start)))
+            if time.monotonic() < self.until:
+                self.send({"type": "cut"})
+                values = [VALUES[RANKS.index(c[0])] for c in cards[at:at + 6]]
+                self.send({"type": "coup", "cards": cards[at:at + cards_taken(values, PUNTO_BANCO)]})
+
+
+class Screen(threading.Thread):
+    """A screen following a table's stream: when each event arrived."""
+
+    def __init__(self, port, name, until):
+        super().__init__(daemon=True)
+        self.port, self.name, self.until, self.arrived = port, name, until, {}
+
+    def run(self):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        connection.request("GET", f"/api/tables/{self.name}/events?after=0", headers={"Accept": "text/event-stream"})
+        answer = connection.getresponse()
+        while time.monotonic() < self.until + 2:
+            line = answer.fp.readline()
+            if not line:
+                return
+            if line.startswith(b"id: "):
+                self.arrived[(self.name, int(line[4:]))] = time.monotonic()
+        connection.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--minutes", type=float, default=10)
+    ap.add_argument("--tables", type=int, default=20)
+    ap.add_argument("--screens", type=int, default=100)
+    ap.add_argument("--interval", type=float, default=3.0)
+    ap.add_argument("--rules", default="catalog")
+    ap.add_argument("--db", help="default: a SQLite file in a temporary folder")
+    a = ap.parse_args()
+    folder = tempfile.mkdtemp(prefix="soak-pit-")
+    db = a.db or f"sqlite:///{folder}/pit.sqlite"
+    server = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", "0", "--rate", "100000",
+                               "--db", db, "--screens", str(a.screens + 10)], stdout=subprocess.PIPE, text=True,
+                              env=os.environ | {"XDG_CACHE_HOME": os.environ.get("XDG_CACHE_HOME", folder)})
+    port = int(server.stdout.readline().split(":")[2].split("/")[0])
+    try:
+        names = [f"bac-{i + 1}" for i in range(a.tables)]
+        for name in names:
+            status, answer = call(port, "POST", "/api/tables", {"name": name, "rules": a.rules})
+            assert status == 201, answer
+        start = time.monotonic()
+        until = start + a.minutes * 60
+        acknowledged = {}
+        screens = [Screen(port, names[i % len(names)], until) for i in range(a.screens)]
+        [s.start() for s in screens]
+        feeds = [Feed(port, name, i, a.interval, until, acknowledged) for i, name in enumerate(names)]
+        [f.start() for f in feeds]
+        warm = start + min(60, a.minutes * 60 / 3)
+        memory = []
+        while time.monotonic() < until:
+            time.sleep(5)
+            if time.monotonic() > warm:
+                memory.append(resident_mb(server.pid))
+        [f.join() for f in feeds]
+        [s.join(timeout=10) for s in screens]
+        delays = [arrived - acknowledged[key] for s in screens for key, arrived in s.arrived.items() if key in acknowledged]
+        missing = sum(1 for s in screens for key in acknowledged if key[0] == s.name and key not in s.arrived)
+        delays.sort()
+        print(f"soak: {a.tables} tables, a coup every {a.interval} s each, {a.screens} screens, {a.minutes} minutes; "
+              f"{len(acknowledged)} events kept, {sum(len(f.errors) for f in feeds)} refused")
+        if delays:
+            print(f"delay from acknowledgement to screen: p50 {statistics.median(delays) * 1000:.0f} ms, "
+                  f"p99 {delays[int(0.99 * (len(delays) - 1))] * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms "
+                  f"({len(delays)} deliveries, {missing} not seen)")
+        if memory:
+            print(f"server memory after warm-up: {memory[0]:.0f} MB, at the end {memory[-1]:.0f} MB "
+                  f"({(memory[-1] / memory[0] - 1) * 100:+.1f} %), peak {max(memory):.0f} MB")
+        unequal = checked = 0
+        for name in names:
+            _, events = call(port, "GET", f"/api/tables/{name}/events?after=0")
+            shoes = sorted({e["shoe"] for e in events["events"] if e["type"] == "coup"})
+            for shoe in shoes:
+                _, replay = call(port, "GET", f"/api/tables/{name}/shoes/{shoe}/replay", timeout=120)
+                kept = [e for e in events["events"] if e["shoe"] == shoe]
+                before = [kept[i - 1]["figures"]["bets"] for i, e in enumerate(kept) if e["type"] in ("coup", "correction")]
+                for coup, figures in zip(replay["coups"], before):
+                    checked += 1
+                    unequal += coup["bets"] != figures
+        print(f"replay: {checked} coups' figures compared with a fresh replay, {unequal} unequal")
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=60)
+
+
+if __name__ == "__main__":
+    main()
