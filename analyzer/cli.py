@@ -11,7 +11,7 @@ import signal
 import sys
 import textwrap
 import threading
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 
 import click
 
@@ -589,10 +589,12 @@ def history(table, shoe_number, db, fmt, exact):
 @click.option("--shoe-number", "shoe_number", type=click.IntRange(min=1), metavar="N",
               help="The shoe of --table (default: its last).")
 @db_option
+@click.option("--xlsx", "xlsx_file", metavar="FILE", help="Also write the replay as a workbook: the coups, and every "
+              "bet's exact EV before every coup.")
 @shoe_options("Number of 52-card decks each shoe started with (default 8).")
 @output_options
 @domain_errors
-def replay(coups, rules, table, shoe_number, db, decks, remove, shoe_file, fmt, exact):
+def replay(coups, rules, table, shoe_number, db, xlsx_file, decks, remove, shoe_file, fmt, exact):
     """Every bet's exact EV before every coup of a shoe as dealt, each coup's result and the bets
     that were positive.
 
@@ -611,13 +613,33 @@ def replay(coups, rules, table, shoe_number, db, decks, remove, shoe_file, fmt, 
                  if value]
         if given:
             raise click.ClickException(f"a kept shoe is replayed by its table's own rules and decks: leave out {given[0]}")
-        emit(views.pit.replay_kept(tables_kept.Store(db, create=False), table, shoe_number), fmt, exact)
+        view = views.pit.replay_kept(tables_kept.Store(db, create=False), table, shoe_number)
+        written(xlsx_file, view)
+        emit(view, fmt, exact)
         return
     if shoe_number is not None or db is not None:
         raise click.ClickException(f"{'--shoe-number' if shoe_number is not None else '--db'} goes with --table")
     shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    emit(views.replay.replay(rulefile.get_rules(rules or "standard"), shoe, shoes), fmt, exact)
+    view = views.replay.replay(rulefile.get_rules(rules or "standard"), shoe, shoes)
+    written(xlsx_file, view)
+    emit(view, fmt, exact)
+
+
+def written(path: str | None, view) -> None:
+    """Write a replay's workbook to ``path`` whole (a temporary file renamed into place), if asked."""
+    if path is None:
+        return
+    data = views.replay.workbook(view)
+    temporary = f"{path}.writing"
+    try:
+        with open(temporary, "wb") as f:
+            f.write(data)
+        os.replace(temporary, path)
+    except OSError as exc:
+        with suppress(OSError):
+            os.remove(temporary)
+        raise click.ClickException(f"--xlsx: cannot write {path}: {exc.strerror or exc}") from None
 
 
 @cli.command(context_settings=CONTEXT)

@@ -5,6 +5,7 @@ that keeps nothing, the write token apart from the watch token; and through the 
 
 import http.client
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -45,6 +46,8 @@ def test_a_table_created_dealt_and_read(client):
     assert [t["name"] for t in client.get("/api/tables").get_json()["tables"]] == ["bac-7"]
     events = client.get("/api/tables/bac-7/events?after=1").get_json()["events"]
     assert [e["event"] for e in events] == [2] and events[0]["body"]["cards"] == COUPS[0]
+    shoes = client.get("/api/tables/bac-7/shoes").get_json()["shoes"]
+    assert [(s["shoe"], s["first"], s["last"], s["coups"]) for s in shoes] == [(1, 1, 2, 1)]
     replay = client.get("/api/tables/bac-7/shoes/1/replay").get_json()
     assert replay["coups"][0]["cards"] == COUPS[0]
 
@@ -97,7 +100,7 @@ def test_the_write_token_writes_and_the_watch_token_watches(tmp_path):
 def serve(tmp_path, *args):
     process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", "0", "--workers", "1",
                                 "--db", f"sqlite:///{tmp_path / 'pit.sqlite'}", "--rate", "1000", *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     line = process.stdout.readline()
     port = int(line.split(":")[2].split("/")[0])
     return process, port
@@ -170,3 +173,65 @@ def test_every_screen_gets_each_event_within_250_ms_and_catches_up(tmp_path):
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=30)
     assert out.splitlines()[-1] == "Stopped."
+
+
+def test_the_server_killed_mid_shoe_loses_no_acknowledged_event_and_screens_catch_up(tmp_path):
+    # a feed dealing as fast as it can; the whole server (its workers too) killed with SIGKILL while it
+    # writes; a new server on the same database: every event acknowledged is there, in order, whole,
+    # and a screen that saw up to some event catches up from it
+    process, port = serve(tmp_path)
+    acknowledged = []
+    try:
+        call(port, "POST", "/api/tables", {"name": "t", "rules": "standard", "burn": "none"})
+        after = call(port, "POST", "/api/tables/t/events", {"type": "shoe", "after": 0})[1]["event"]
+        cards = [r + s for r in "A23456789TJQK" for s in "shdc"] * 8
+        import random
+        random.Random(3).shuffle(cards)
+        from analyzer.replay import cards_taken
+        from analyzer.cards import RANKS, VALUES
+        from analyzer.tableau import PUNTO_BANCO
+        at = 0
+
+        def feed():
+            nonlocal after, at
+            while True:
+                taken = cards_taken([VALUES[RANKS.index(c[0])] for c in cards[at:at + 6]], PUNTO_BANCO)
+                try:
+                    status, answer = call(port, "POST", "/api/tables/t/events",
+                                          {"type": "coup", "cards": cards[at:at + taken], "after": after})
+                except OSError:
+                    return
+                if status != 200:
+                    return
+                after, at = answer["event"], at + taken
+                acknowledged.append(after)
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        deadline = time.monotonic() + 20
+        while len(acknowledged) < 15 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)  # the server, its fork server and its workers, at once
+        process.wait(timeout=10)
+    writer.join(timeout=20)
+    assert len(acknowledged) >= 15
+    again, port = serve(tmp_path)
+    try:
+        status, events = call(port, "GET", "/api/tables/t/events?after=0")
+        numbers = [e["event"] for e in events["events"]]
+        assert numbers == list(range(1, len(numbers) + 1)) and set(acknowledged) <= set(numbers)
+        assert all(e["figures"]["cards_left"] is not None for e in events["events"])  # nothing half-written
+        table = call(port, "GET", "/api/tables/t")[1]
+        assert table["event"] == numbers[-1]
+        screen = Screen(port, "t", after=acknowledged[5])  # it had seen up to the sixth acknowledged event
+        screen.start()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and len(screen.seen) < len(numbers) - acknowledged[5]:
+            time.sleep(0.01)
+        assert [e for e, _, _ in screen.seen] == numbers[acknowledged[5]:]
+        status, answer = call(port, "POST", "/api/tables/t/events", {"type": "shoe", "after": numbers[-1]})
+        assert status == 200  # and the table goes on
+    finally:
+        again.send_signal(signal.SIGINT)
+        again.communicate(timeout=30)

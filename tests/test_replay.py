@@ -140,3 +140,20 @@ def test_a_kept_shoe_is_replayed_by_its_table_s_own_rules(tmp_path):
     out = run("replay", "--table", "t", "--rules", "catalog", "--db", f"sqlite:///{tmp_path / 'x.sqlite'}")
     assert out.exit_code == 1 and out.output == "Error: a kept shoe is replayed by its table's own rules and decks: leave out --rules\n"
     assert run("replay", "examples/coups.txt", "--shoe-number", "2").output == "Error: --shoe-number goes with --table\n"
+
+
+def test_a_replay_as_a_workbook(tmp_path):
+    import openpyxl
+    path = tmp_path / "replay.xlsx"
+    out = run("replay", "examples/coups.txt", "--rules", "standard", "--xlsx", str(path), "--format", "json")
+    assert out.exit_code == 0, out.output
+    coups = json.loads(out.output)["coups"]
+    book = openpyxl.load_workbook(path)
+    rows = list(book["coups"].iter_rows(values_only=True))
+    assert rows[0][:2] == ("coup", "cards") and len(rows) == 1 + len(coups)
+    figures = list(book["figures"].iter_rows(values_only=True))[1:]
+    assert len(figures) == 5 * len(coups)
+    assert [(f[3], f[4]) for f in figures[:5]] == [(b["bet"], b["ev"]) for b in coups[0]["bets"]]
+    assert not list(tmp_path.glob("*.writing"))
+    refused = run("replay", "examples/coups.txt", "--xlsx", str(tmp_path / "no" / "such" / "x.xlsx"))
+    assert refused.exit_code == 1 and refused.output.startswith("Error: --xlsx: cannot write")

@@ -59,3 +59,34 @@ def result_text(winner: str, player: int, banker: int) -> str:
     """
     high, low = max(player, banker), min(player, banker)
     return f"{winner.capitalize()} {high}-{low}"
+
+
+def workbook(view: View) -> bytes:
+    """A replay as an .xlsx workbook: the coups (as the table shows them), and every bet's exact
+    EV and house edge before every coup ("p/q" text, and the nearest decimal as a number, for
+    sorting and charts)."""
+    import io
+
+    import xlsxwriter
+
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_numbers": False, "strings_to_formulas": False,
+                                     "strings_to_urls": False})
+    bold = book.add_format({"bold": True})
+    sheet = book.add_worksheet("coups")
+    headers = [c.header for c in view.columns]
+    sheet.write_row(0, 0, headers, bold)
+    for r, row in enumerate(view.rows, 1):
+        sheet.write_row(r, 0, [row[c.key] for c in view.columns])
+    figures = book.add_worksheet("figures")
+    figures.write_row(0, 0, ["shoe", "coup", "cards", "bet", "EV (exact)", "EV", "house edge (exact)", "house edge"], bold)
+    r = 1
+    for coup in view.data["coups"]:
+        for bet in coup["bets"]:
+            ev, edge = bet["ev"], bet["house_edge"]
+            figures.write_row(r, 0, [coup["shoe"], coup["coup"], " ".join(coup["cards"]), bet["bet"], str(ev),
+                                     float(ev) if isinstance(ev, Fraction) else None, str(edge),
+                                     float(edge) if isinstance(edge, Fraction) else None])
+            r += 1
+    book.close()
+    return out.getvalue()

@@ -174,6 +174,10 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
         return Response(events, 200, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
+    @app.get("/api/tables/<name>/shoes")
+    def table_shoes(name):
+        return tables_answer(lambda: pit.shoes(name))
+
     @app.get("/api/tables/<name>/shoes/<int:shoe>/replay")
     def replay_shoe(name, shoe):
         return tables_answer(lambda: pit.replay(name, shoe))

@@ -128,6 +128,9 @@ EVENT_REQUEST = obj({"type": {"enum": ["shoe", "burn", "coup", "correction", "cu
 KEPT_EVENT = obj({"event": {"type": "integer"}, "type": TEXT, "shoe": {"type": "integer"},
                   "body": {"type": "object"}, "figures": {"type": "object"}, "at": TEXT})
 NOT_FOUND = error("no such table (or this server keeps none)")
+SHOE_ROW = obj({"shoe": {"type": "integer"}, "first": {"type": "integer"}, "last": {"type": "integer"},
+                "coups": {"type": "integer"}, "corrections": {"type": "integer"}, "cuts": {"type": "integer"},
+                "since": TEXT, "until": TEXT, "cards_left": {"type": ["integer", "null"]}})
 
 
 def table_paths() -> dict:
@@ -161,6 +164,10 @@ def table_paths() -> dict:
                                                       "text/event-stream": {"schema": {"type": "string"}}}},
                                   "400": REFUSALS["400"], "401": REFUSALS["401"], "404": NOT_FOUND,
                                   "503": error("every place for a screen is taken (`baccarat serve --screens`)")}}},
+        "/api/tables/{name}/shoes": {"get": {"summary": "A table's shoes", "operationId": "shoes", "parameters": [name],
+                                             "responses": {"200": answer("Shoes", "each shoe's events, coups, corrections, "
+                                                                                 "cut card and times"),
+                                                           "401": REFUSALS["401"], "404": NOT_FOUND}}},
         "/api/tables/{name}/shoes/{shoe}/replay": {
             "get": {"summary": "A kept shoe replayed: every bet's figures before every coup", "operationId": "replay",
                     "parameters": [name, {"name": "shoe", "in": "path", "required": True,
@@ -204,7 +211,8 @@ def description() -> dict:
                                    "EventAnswer": obj({"event": {"type": "integer"}, "table": {"$ref": "#/components/schemas/Table"}}),
                                    "Stale": obj({"error": TEXT, "event": {"type": "integer"},
                                                  "table": {"$ref": "#/components/schemas/Table"}}),
-                                   "Events": obj({"table": TEXT, "events": {"type": "array", "items": KEPT_EVENT}})}},
+                                   "Events": obj({"table": TEXT, "events": {"type": "array", "items": KEPT_EVENT}}),
+                                   "Shoes": obj({"table": TEXT, "shoes": {"type": "array", "items": SHOE_ROW}})}},
     }
 
 

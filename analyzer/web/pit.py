@@ -131,6 +131,10 @@ class Pit:
         self.store.table_id(name)  # Missing for a table that is not there
         return 200, {"table": name, "events": self.store.event_rows(name, after=after, limit=BATCH * 10)}
 
+    def shoes(self, name: str) -> tuple[int, dict]:
+        """A table's shoes: their events, coups, corrections, cut card and times."""
+        return 200, {"table": name, "shoes": self.store.shoe_rows(name)}
+
     def replay(self, name: str, shoe: int) -> tuple[int, dict]:
         from ..views.pit import replay_kept
 
