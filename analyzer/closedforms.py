@@ -201,10 +201,9 @@ class ClosedForm:
 
     def counts(self, n) -> list[int]:
         """Each line's ordered 6-card sequences from a shoe of card counts ``n`` (52, by kind)."""
-        n = np.array([int(x) for x in n], object)
-        if n.sum() > FAST_CARDS:  # Python integers: exact for any shoe
-            return self.evaluate(n[None, :], object)[0].tolist()
-        return self.many(n[None, :].astype(np.int64))[0].tolist()
+        from .cardcount import one_shoe  # cardcount imports this module
+
+        return one_shoe(self, n)
 
     def many(self, n: np.ndarray) -> np.ndarray:
         """[shoe, line] for card counts n[shoe, 52] of shoes of at most FAST_CARDS cards."""

@@ -46,27 +46,22 @@ class Hub:
             self.changed.notify_all()
 
     def wait(self, name: str, after: int, timeout: float) -> bool:
-        with self.changed:
-            self.watchers += 1
-            if self.poller is None:
-                self.poller = threading.Thread(target=self.poll, name="pit-poller", daemon=True)
-                self.poller.start()
-            try:
-                return self.changed.wait_for(lambda: self.stopping or self.last.get(name, 0) > after, timeout) \
-                    and not self.stopping
-            finally:
-                self.watchers -= 1
+        return self.until(lambda: self.last.get(name, 0) > after, timeout)
 
     def wait_any(self, seen: dict, timeout: float) -> bool:
         """As ``wait``, for any table past the number in ``seen`` (or not in it)."""
+        return self.until(lambda: any(number > seen.get(name, -1) for name, number in self.last.items()), timeout)
+
+    def until(self, changed, timeout: float) -> bool:
+        """Wait, as a screen, until ``changed()`` (True), ``timeout`` or the hub's stop (False);
+        the watch of the store runs while anyone waits."""
         with self.changed:
             self.watchers += 1
             if self.poller is None:
                 self.poller = threading.Thread(target=self.poll, name="pit-poller", daemon=True)
                 self.poller.start()
             try:
-                return self.changed.wait_for(lambda: self.stopping or any(
-                    number > seen.get(name, -1) for name, number in self.last.items()), timeout) and not self.stopping
+                return self.changed.wait_for(lambda: self.stopping or changed(), timeout) and not self.stopping
             finally:
                 self.watchers -= 1
 
