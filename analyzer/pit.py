@@ -307,10 +307,10 @@ def record(store, name: str, data) -> dict:
     spec = TableSpec(**row["spec"])
     rules, start = get_rules(spec.rules), Shoe.decks(spec.decks)
     shoe = (row["figures"] or {}).get("shoe", 0)
-    kept = store.event_rows(name, shoe=shoe, limit=MAX_SHOE_EVENTS + 1) if shoe else []
+    kept = store.shoe_events(name, shoe, MAX_SHOE_EVENTS + 1) if shoe else []
     if len(kept) >= MAX_SHOE_EVENTS and event.type != "shoe":
         raise BaccaratError(f"a shoe holds at most {MAX_SHOE_EVENTS:,} events: a new shoe comes next")
-    state = fold_shoe(shoe, [event_of(r["body"]) for r in kept], start, rules.tableau, spec.burn)
+    state = fold_shoe(shoe, [event_of(body) for body in kept], start, rules.tableau, spec.burn)
     state = apply(state, event, start, rules.tableau, spec.burn)
     after = to_json(figures(state, start, rules, spec))
     number = store.append(name, data["after"], event.type, state.shoe, event.data(), after)

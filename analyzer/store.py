@@ -240,6 +240,29 @@ class Store:
         with self.engine.connect() as connection:
             return dict(connection.execute(select(self.tables.c.name, self.tables.c.last_event)).all())
 
+    def shoe_events(self, name: str, shoe: int, limit: int) -> list[dict]:
+        """The events of one shoe as kept (their JSON, not the figures after them), in order, at
+        most ``limit``: what folding the shoe's state reads."""
+        from sqlalchemy import select
+
+        table_id = self.table_id(name)
+        e = self.events
+        query = select(e.c.body).where(e.c.table_id == table_id, e.c.shoe == shoe).order_by(e.c.number).limit(limit)
+        with self.engine.connect() as connection:
+            return [json.loads(body) for body, in connection.execute(query)]
+
+    def event_texts(self, name: str, after: int = 0, limit: int = MAX_LIST) -> list[tuple]:
+        """A table's events above ``after`` as kept: (number, type, shoe, the event's JSON text, the
+        figures' JSON text, when), for a stream that sends them as they are, unparsed."""
+        from sqlalchemy import select
+
+        table_id = self.table_id(name)
+        e = self.events
+        query = (select(e.c.number, e.c.type, e.c.shoe, e.c.body, e.c.figures, e.c.at)
+                 .where(e.c.table_id == table_id, e.c.number > after).order_by(e.c.number).limit(min(limit, MAX_LIST)))
+        with self.engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(query)]
+
     def table_id(self, name: str) -> int:
         from sqlalchemy import select
 

@@ -44,10 +44,10 @@ def call(port, method, path, body=None, timeout=30):
     return answer.status, data
 
 
-def resident_mb(pid: int) -> float:
-    """Resident memory of a process and its children, from /proc."""
+def resident_mb(pid: int, alone: bool = False) -> float:
+    """Resident memory of a process and its children (``alone``: of the process alone), from /proc."""
     total = 0
-    for child in [pid] + children(pid):
+    for child in [pid] + ([] if alone else children(pid)):
         try:
             with open(f"/proc/{child}/status") as f:
                 total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
@@ -160,7 +160,7 @@ def main():
         while time.monotonic() < until:
             time.sleep(5)
             if time.monotonic() > warm:
-                memory.append(resident_mb(server.pid))
+                memory.append((resident_mb(server.pid), resident_mb(server.pid, alone=True)))
         [f.join() for f in feeds]
         [s.join(timeout=10) for s in screens]
         delays = [arrived - acknowledged[key] for s in screens for key, arrived in s.arrived.items() if key in acknowledged]
@@ -172,9 +172,11 @@ def main():
             print(f"delay from acknowledgement to screen: p50 {statistics.median(delays) * 1000:.0f} ms, "
                   f"p99 {delays[int(0.99 * (len(delays) - 1))] * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms "
                   f"({len(delays)} deliveries, {missing} not seen)")
-        if memory:
-            print(f"server memory after warm-up: {memory[0]:.0f} MB, at the end {memory[-1]:.0f} MB "
-                  f"({(memory[-1] / memory[0] - 1) * 100:+.1f} %), peak {max(memory):.0f} MB")
+        for i, what in enumerate(("the server and its workers", "the HTTP process alone")):
+            if memory:
+                first, last, peak = memory[0][i], memory[-1][i], max(m[i] for m in memory)
+                print(f"memory of {what} after warm-up: {first:.0f} MB, at the end {last:.0f} MB "
+                      f"({(last / first - 1) * 100:+.1f} %), peak {peak:.0f} MB")
         unequal = checked = 0
         for name in names:
             _, events = call(port, "GET", f"/api/tables/{name}/events?after=0")

@@ -119,14 +119,14 @@ def call(port, method, path, body=None):
 class Screen(threading.Thread):
     """A screen following a table's stream: each event's number and when it arrived."""
 
-    def __init__(self, port, table, after=0):
+    def __init__(self, port, table, after=0, full=False):
         super().__init__(daemon=True)
-        self.port, self.table, self.after = port, table, after
+        self.port, self.table, self.after, self.full = port, table, after, full
         self.seen = []
 
     def run(self):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        connection.request("GET", f"/api/tables/{self.table}/events?after={self.after}",
+        connection.request("GET", f"/api/tables/{self.table}/events?after={self.after}" + ("&figures=full" if self.full else ""),
                            headers={"Accept": "text/event-stream"})
         answer = connection.getresponse()
         self.status = answer.status
@@ -161,8 +161,16 @@ def test_every_screen_gets_each_event_within_250_ms_and_catches_up(tmp_path):
             delays += [at - acknowledged for s in screens for e, at, _ in s.seen if e == answer["event"]]
         assert len(delays) == 5 * len(COUPS) and max(delays) < 0.25, delays  # from its acknowledgement to every screen
         assert all([e for e, _, _ in s.seen] == [1, 2, 3, 4, 5] for s in screens)
-        last = screens[0].seen[-1][2]
-        assert last["figures"]["cards_left"] == 416 - 18 and last["figures"]["bets"]  # the figures kept with it
+        last = screens[0].seen[-1][2]  # the figures kept with it, in brief: every bet's are the table's
+        assert last["figures"]["cards_left"] == 416 - 18 and "bets" not in last["figures"]
+        assert [p["bet"] for p in last["figures"]["positive_ev"]] == last["figures"]["positive"]
+        assert last["figures"]["positive"] == call(port, "GET", "/api/tables/bac-1")[1]["positive"]
+        whole = Screen(port, "bac-1", after=4, full=True)  # ?figures=full: every bet's figures too
+        whole.start()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not whole.seen:
+            time.sleep(0.01)
+        assert whole.seen[0][2]["figures"]["bets"] == call(port, "GET", "/api/tables/bac-1")[1]["bets"]
         late = Screen(port, "bac-1", after=3)  # a screen that lost its connection after event 3
         late.start()
         deadline = time.monotonic() + 5

@@ -168,7 +168,8 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
             return failure(404, "this server keeps no tables")
         try:
             events = pit.stream(name, number_argument("after"),
-                                request.environ.get("waitress.client_disconnected", lambda: False))
+                                request.environ.get("waitress.client_disconnected", lambda: False),
+                                request.args.get("figures") == "full")
         except BaccaratError as error:
             return failure(pit_status(error), error_line(str(error)))
         return Response(events, 200, mimetype="text/event-stream",

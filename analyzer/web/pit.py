@@ -16,6 +16,7 @@ import json
 import threading
 import time
 
+from ..engine import Recent
 from ..errors import BaccaratError
 from ..pit import record, table_spec
 from ..render import to_json
@@ -25,6 +26,7 @@ from ..store import Missing, Stale, Store
 POLL = 0.1  # seconds between two looks at the tables' last events, while a screen follows one
 KEEPALIVE = 5.0  # seconds without an event before a stream sends a comment (waitress closes idle channels at 10)
 BATCH = 100  # events a stream reads at once
+SENT = 32 * 2**20  # bytes of server-sent messages kept for the screens that follow the same tables
 
 
 class Hub:
@@ -94,6 +96,7 @@ class Pit:
         self.hub = Hub(self.store)
         self.screens = threading.BoundedSemaphore(screens)
         self.limit = screens
+        self.sent = Recent(SENT, size=len)  # (table, event) -> its server-sent message
 
     def close(self):
         self.hub.stop()
@@ -135,7 +138,7 @@ class Pit:
 
         return 200, to_json(replay_kept(self.store, name, shoe).data)
 
-    def stream(self, name: str, after: int, gone=lambda: False):
+    def stream(self, name: str, after: int, gone=lambda: False, full: bool = False):
         """The server-sent events of table ``name`` after event ``after``, then each as it is kept,
         until the client goes or the server stops (a generator of bytes). BaccaratError before
         the first byte for a table that is not there or when every screen's place is taken."""
@@ -148,11 +151,11 @@ class Pit:
             try:
                 yield b"retry: 1000\n\n"
                 while not self.hub.stopping and not gone():
-                    rows = self.store.event_rows(name, after=seen, limit=BATCH)
-                    for row in rows:
-                        seen = row["event"]
-                        yield (f"id: {seen}\nevent: {row['type']}\ndata: {json.dumps(row, separators=(',', ':'))}\n\n").encode()
-                    if rows:
+                    messages = self.messages(name, seen, full)
+                    for number, message in messages:
+                        seen = number
+                        yield message
+                    if messages:
                         quiet = time.monotonic()
                         continue
                     if not self.hub.wait(name, seen, 1.0) and time.monotonic() - quiet > KEEPALIVE:
@@ -163,6 +166,30 @@ class Pit:
 
         return events()
 
+
+    def messages(self, name: str, after: int, full: bool = False) -> list[tuple[int, bytes]]:
+        """The server-sent messages of table ``name``'s events after ``after`` (at most BATCH):
+        each event with the figures kept with it, in brief (brief_figures: what a screen shows;
+        every bet's figures are the table's, GET /api/tables/NAME) or, ``full``, whole (as kept,
+        not parsed again). Each built once and kept for the table's other screens (SENT, bounded
+        by bytes)."""
+        out, number = [], after
+        while len(out) < BATCH:
+            message = self.sent.get((name, number + 1, full))
+            if message is None:
+                break
+            number += 1
+            out.append((number, message))
+        if out and number >= self.hub.last.get(name, 0):
+            return out
+        for number, kind, shoe, body, figures, at in self.store.event_texts(name, after=number, limit=BATCH - len(out)):
+            if not full:
+                figures = json.dumps(brief_figures(json.loads(figures)), separators=(",", ":"))
+            data = f'{{"event":{number},"type":{json.dumps(kind)},"shoe":{shoe},"body":{body},"figures":{figures},' \
+                   f'"at":{json.dumps(at)}}}'
+            message = f"id: {number}\nevent: {kind}\ndata: {data}\n\n".encode()
+            out.append((number, self.sent.put((name, number, full), message)))
+        return out
 
     def pit_stream(self, gone=lambda: False):
         """Every table's brief state (table_brief), then each table's again whenever it changes,
@@ -208,18 +235,28 @@ def table_state(row: dict) -> dict:
 def table_brief(row: dict) -> dict:
     """A table as the pit's overview shows it: table_state without every bet's figures, the
     positive bets with their EV (exact, and as the command line prints it), the current run."""
+    state = table_state(row)
+    state.pop("bets")
+    brief = brief_figures(row["figures"] or {})
+    state["positive_ev"] = brief["positive_ev"]
+    run = brief.get("run")
+    state["run"] = None if not run else (f"{run['result']} x{run['length']}" + (" (unusual)" if run.get("unusual") else ""))
+    return state
+
+
+def brief_figures(figures: dict) -> dict:
+    """The figures after an event as a screen shows them: all but every bet's figures, and the
+    positive bets with their EV (exact, and as the command line prints it), best first."""
     from fractions import Fraction
 
     from ..render import percent
 
-    state = table_state(row)
-    by_id = {bet["bet"]: bet for bet in state.pop("bets")}
-    state["positive_ev"] = [{"bet": b, "name": by_id[b]["name"], "ev": by_id[b]["ev"],
-                             "ev_shown": ("+" if Fraction(by_id[b]["ev"]) > 0 else "") + percent(Fraction(by_id[b]["ev"]))}
-                            for b in state["positive"] if b in by_id]
-    run = (row["figures"] or {}).get("run")
-    state["run"] = None if not run else (f"{run['result']} x{run['length']}" + (" (unusual)" if run.get("unusual") else ""))
-    return state
+    by_id = {bet["bet"]: bet for bet in figures.get("bets", [])}
+    out = {key: value for key, value in figures.items() if key != "bets"}
+    out["positive_ev"] = [{"bet": b, "name": by_id[b]["name"], "ev": by_id[b]["ev"],
+                           "ev_shown": ("+" if Fraction(by_id[b]["ev"]) > 0 else "") + percent(Fraction(by_id[b]["ev"]))}
+                          for b in figures.get("positive", []) if b in by_id]
+    return out
 
 
 def status_of(error: BaccaratError) -> int:
