@@ -230,7 +230,7 @@ def figures(state: State, start: Shoe, rules, spec: TableSpec | None = None) -> 
     figures for the next coup (``bets``, as `now --format json` gives them) and those with
     positive expectation, sorted by EV; none once the shoe is over (the coup after the cut card
     dealt, or fewer than 6 cards left)."""
-    from .views.edge import edge
+    from .views.edge import edge, is_positive
 
     out = {"shoe": state.shoe, "coups": len(state.coups), "cut": state.cut is not None}
     if state.shoe == 0:
@@ -270,7 +270,7 @@ def current_run(state: State, tableau: Tableau, spec: TableSpec | None) -> dict:
 @lru_cache(maxsize=512)
 def run_chance(tableau: Tableau, decks: int, cut: int, burn: str, result: str, length: int) -> Fraction:
     """P(a shoe dealt to its cut card holds a run of ``length`` or more ``result`` coups)."""
-    from .runs import burn_law, coup_law, no_run_chance
+    from .runs import burn_law, no_run_chance
 
     shoe = Shoe.decks(decks)
     return 1 - no_run_chance(laws(tableau, decks), burn_law(shoe, burn), shoe.size, cut, result, length, False)
@@ -282,9 +282,6 @@ def laws(tableau: Tableau, decks: int):
 
     return coup_law(Shoe.decks(decks), tableau)
 
-
-def is_positive(value) -> bool:
-    return isinstance(value, Fraction) and value > 0
 
 
 def record(store, name: str, data) -> dict:

@@ -11,7 +11,7 @@ from ..errors import BaccaratError
 from ..render import Column, View, percent
 from ..replay import ShoeDealt, card_text, result_of, steps
 from . import shoe_data
-from .edge import edge, model_note
+from .edge import edge, is_positive, model_note
 
 
 def replay(rules: RuleSet, start: Shoe, shoes: list[ShoeDealt]) -> View:
@@ -23,7 +23,7 @@ def replay(rules: RuleSet, start: Shoe, shoes: list[ShoeDealt]) -> View:
     several = len(shoes) > 1
     for step in steps(start, shoes, rules.tableau):
         figures = edge(rules, step.before).data["bets"]
-        positive = [(row["bet"], row["ev"]) for row in figures if isinstance(row["ev"], Fraction) and row["ev"] > 0]
+        positive = [(row["bet"], row["ev"]) for row in figures if is_positive(row["ev"])]
         positive.sort(key=lambda pair: -pair[1])
         winner, player, banker = result_of(step.coup.cards, rules.tableau)
         cards = [card_text(c) for c in step.coup.cards]
