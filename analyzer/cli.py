@@ -614,7 +614,7 @@ def replay(coups, rules, table, shoe_number, db, xlsx_file, decks, remove, shoe_
         if given:
             raise click.ClickException(f"a kept shoe is replayed by its table's own rules and decks: leave out {given[0]}")
         view = views.pit.replay_kept(tables_kept.Store(db, create=False), table, shoe_number)
-        written(xlsx_file, view)
+        written(xlsx_file, lambda: views.replay.workbook(view))
         emit(view, fmt, exact)
         return
     if shoe_number is not None or db is not None:
@@ -622,15 +622,16 @@ def replay(coups, rules, table, shoe_number, db, xlsx_file, decks, remove, shoe_
     shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     view = views.replay.replay(rulefile.get_rules(rules or "standard"), shoe, shoes)
-    written(xlsx_file, view)
+    written(xlsx_file, lambda: views.replay.workbook(view))
     emit(view, fmt, exact)
 
 
-def written(path: str | None, view) -> None:
-    """Write a replay's workbook to ``path`` whole (a temporary file renamed into place), if asked."""
+def written(path: str | None, make) -> None:
+    """Write a workbook (``make()``: its bytes) to ``path`` whole (a temporary file renamed into
+    place), if asked."""
     if path is None:
         return
-    data = views.replay.workbook(view)
+    data = make()
     temporary = f"{path}.writing"
     try:
         with open(temporary, "wb") as f:
@@ -640,6 +641,103 @@ def written(path: str | None, view) -> None:
         with suppress(OSError):
             os.remove(temporary)
         raise click.ClickException(f"--xlsx: cannot write {path}: {exc.strerror or exc}") from None
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("wagers", metavar="WAGERS", required=False)
+@click.option("--shoe", "coups", metavar="COUPS", help="The file of the coups the wagers were placed on, as replay "
+              "reads it (its 'shoe ID' lines name the shoes the wagers' shoe column names).")
+@click.option("--rules", metavar="NAME|FILE", help="The table's rule set (default standard; with --db: each table's own).")
+@click.option("--decks", metavar="N", help="Number of 52-card decks each shoe started with (default 8).")
+@click.option("--table", "table", metavar="NAME", help="The name of the table the coups were dealt at (default: the one "
+              "the wagers name); with --db, the table to review (default: every table).")
+@db_option
+@click.option("--since", metavar="TIME", help="With --db: the wagers kept at this time or later (a date, or a date "
+              "and time, UTC).")
+@click.option("--until", metavar="TIME", help="With --db: the wagers kept before this time.")
+@click.option("--sessions", is_flag=True, help="One row a session (a player's wagers at a table in a shoe) instead of "
+              "one a player.")
+@click.option("--level", default="1%", show_default=True, metavar="CHANCE",
+              help="Flag a player whose chance is at most this (a player who ignores the cards is flagged this often "
+                   "at most): a per cent or a fraction.")
+@click.option("--samples", default=2000, show_default=True, type=click.IntRange(100, 1_000_000),
+              help="Random placements of a player's wagers where they are too many to count exactly.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Seed of those placements.")
+@click.option("--group", default="7-9", show_default=True, metavar="RANKS",
+              help="The ranks an information model asks the coup's first card to be of (edge sorting's group).")
+@click.option("--report", "out", metavar="DIR", help="Also write the review as a report folder a surveillance "
+              "director files: report.html, report.pdf, report.xlsx, report.json, CSV tables and SVG charts.")
+@click.option("--force", is_flag=True, help="Replace the --report folder if it exists (only a folder holding a report).")
+@click.option("--xlsx", "xlsx_file", metavar="FILE", help="Also write every wager with its exact EV as a workbook.")
+@click.option("--wide", is_flag=True, help="Every column of the terminal table: the share wagered at positive EV and "
+              "the amount added per +1% of EV beside the rest.")
+@output_options
+@domain_errors
+def protect(wagers, coups, rules, decks, table, db, since, until, sessions, level, samples, seed, group, out, force,
+            xlsx_file, wide, fmt, exact):
+    """Who played with an advantage: each player's wagers reviewed against the exact EV each had
+    when it was placed.
+
+    WAGERS, a CSV file with a header line (or a JSON list of records), has a wager a line: its
+    coup (its number in the shoe, from 1), player, bet (an id of the rules) and amount, and its
+    table, shoe and seat where there are several. The coups are a file (--shoe, as `replay` reads
+    it) or the shoes kept in the pit's database (--db: each wager's table and shoe, by number).
+    Per player: amount wagered, the house's theoretical and realized win, the share wagered at
+    positive EV, how wager size follows EV (correlation, and the amount added per +1% of EV),
+    the chance that his wagers placed at random coups of the same shoes would have expected as
+    much, and for a flagged player the model his wagers follow: counting (the shoe before the
+    coup) or information (something of the coup's first card). JSON: every figure exact.
+    """
+    reviewing = LazyModule("analyzer.protect")
+    chance = reviewing.parse_level(level)
+    if (coups is None) == (db is None):
+        raise click.ClickException("give --shoe COUPS (a file of the coups) or --db (the shoes kept in the pit's "
+                                   "database), one of them")
+    if wagers is None and db is None:
+        raise click.ClickException("give WAGERS, a file of wagers (or --db: the wagers kept in the pit's database)")
+    if db is not None and (rules or decks):
+        raise click.ClickException(f"kept shoes are reviewed by their tables' own rules and decks: leave out "
+                                   f"{'--rules' if rules else '--decks'}")
+    if (since or until) and (db is None or wagers):
+        raise click.ClickException(f"{'--since' if since else '--until'} picks the wagers kept in the database (--db, "
+                                   "without WAGERS)")
+    reviewing.period(since, "--since"), reviewing.period(until, "--until")
+    reviewing.parse_group(group)
+    if out is not None:
+        par.check_destination(out, force)
+    if db is not None:
+        store = tables_kept.Store(db, create=False)
+        placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file"), wagers) if wagers else \
+            reviewing.wagers_from_store(store, [table] if table else None, since, until)
+        if not placed:
+            raise click.ClickException(f"no wager is kept{f' at table {table!r}' if table else ''} in {store.url}")
+        deals = reviewing.deals_from_store(store, sorted({w.table for w in placed}))
+    else:
+        placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file"), wagers)
+        names = sorted({w.table for w in placed if w.table})
+        if len(names) > 1:
+            raise click.ClickException(f"the wagers name {len(names)} tables ({', '.join(names[:3])}...), and one file "
+                                       "of coups is one table's: review each table with its own coups")
+        name = table or (names[0] if names else "")
+        if names and table and names != [table]:
+            raise click.ClickException(f"the wagers name table {names[0]!r}, not {table!r}")
+        deals = reviewing.deals_from_file(userfiles.read_text(coups, "coup file"), rulefile.get_rules(rules or "standard"),
+                                          cards.make_shoe(decks), name, coups)
+        only = deals[name].shoes
+        placed = [reviewing.with_defaults(w, name, only[0].name if len(only) == 1 else "") for w in placed]
+    review = reviewing.review(placed, deals, chance, samples, seed, group, pending=db is not None and not wagers)
+    view = views.protect.sessions_table(review) if sessions else views.protect.protect(review, group)
+    written(xlsx_file, lambda: views.protect.workbook(review))
+    if out is not None:
+        words = ["baccarat", "protect"] + ([wagers] if wagers else [])
+        for option, value in (("--shoe", coups), ("--rules", rules), ("--decks", decks), ("--table", table),
+                              ("--db", store.url if db else None), ("--level", level), ("--samples", str(samples)),
+                              ("--seed", str(seed)), ("--group", group), ("--report", out)):
+            if value is not None:
+                words += [option, value]
+        command = shlex.join(words)
+        par.write(par.files(LazyModule("analyzer.report.protect").build(review, group, command)), out, force)
+    emit(narrowed(view, wide, fmt), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)

@@ -11,6 +11,8 @@ event     what happens at a table, numbered from 1 in order: ``shoe`` (a new sho
           it corrects stays in the history), ``cut`` (the cut card came out)
 state     what the events leave: the shoe being dealt (its number), the cards seen in it, the
           cards burned face down, its coups, whether the cut card has come out
+wager     a bet placed on the coming coup by a player (at a seat): kept with the exact EV it had
+          then, taken from the figures after the table's last event (protect.py reviews them)
 figures   every bet's exact figures for the next coup (as `now --format json` gives them), the
           cards left, the bets with positive expectation: a pure function of the state, computed
           once per event and kept beside it
@@ -39,6 +41,8 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # a table's name: in a UR
 BURN_RULES = ("face", "none")  # or a number of cards
 MAX_EVENT = 2_000  # bytes of one event's JSON
 MAX_SHOE_EVENTS = 1_000  # events of one shoe (about 80 coups, their corrections, the burn and the cut)
+MAX_WAGERS = 200  # wagers one request places (seven seats, every bet of the catalogue, and some)
+MAX_WAGER_BODY = 40_000  # bytes of that request's JSON
 
 
 @dataclass(frozen=True)
@@ -321,3 +325,48 @@ def fold_shoe(shoe: int, events, start: Shoe, tableau: Tableau, burn: str = "fac
     for event in events:
         state = apply(state, event, start, tableau, burn)
     return state
+
+
+def place(store, name: str, data) -> dict:
+    """Check wagers sent to table ``name`` for its coming coup (JSON: ``after``, the table's last
+    event the sender saw, and ``wagers``, each with ``player``, ``bet``, ``amount`` and ``seat``)
+    and keep them all, each with the exact EV its bet had then (from the figures after that
+    event), in one transaction: returns the shoe, the coup, the wagers' ids and their EVs. Stale
+    (store.py), nothing kept, if the table has moved on; a BaccaratError naming the wager, nothing
+    kept, if one is not a wager the table can take."""
+    from .protect import amount_text, wager_of
+    from .store import Stale
+
+    if not isinstance(data, dict) or type(data.get("after")) is not int or data["after"] < 0:
+        raise BaccaratError("wagers carry 'after': the number of the table's last event the sender saw")
+    if len(json.dumps(data)) > MAX_WAGER_BODY:
+        raise BaccaratError(f"wagers are sent at most {MAX_WAGER_BODY:,} bytes of JSON at a time")
+    items = data.get("wagers")
+    if not isinstance(items, list) or not 1 <= len(items) <= MAX_WAGERS:
+        raise BaccaratError(f"'wagers' is a list of 1 to {MAX_WAGERS} wagers, each with player, bet, amount and seat")
+    row = store.table(name)
+    figures = row["figures"] or {}
+    if not figures.get("shoe") or figures.get("over", True) or not figures.get("bets"):
+        raise BaccaratError(f"table {name!r} has no coup coming (no shoe in play, or its shoe is over): no wager is taken")
+    if data["after"] != row["event"]:
+        raise Stale(f"table {name!r} is at event {row['event']}, not {data['after']}: the coup has been dealt, or "
+                    "corrected, since", row["event"])
+    evs = {b["bet"]: Fraction(b["ev"]) for b in figures["bets"]}
+    shoe, coup = figures["shoe"], figures["coups"] + 1
+    rows = []
+    for i, item in enumerate(items, 1):
+        if not isinstance(item, dict) or "coup" in item or "table" in item or "shoe" in item:
+            raise BaccaratError(f"wager {i}: a wager is a record with player, bet, amount and seat (the table, shoe and "
+                                "coup are the table's coming coup)")
+        wager = wager_of(item | {"coup": coup}, f"wager {i}", i, name, str(shoe))
+        if wager.bet not in evs:
+            from difflib import get_close_matches
+
+            near = get_close_matches(wager.bet, list(evs), 1)
+            raise BaccaratError(f"wager {i}: table {name!r} deals no bet {wager.bet!r}"
+                                + (f" (did you mean {near[0]!r}?)" if near else f" (bets: {', '.join(evs)})"))
+        rows.append({"seat": wager.seat, "player": wager.player, "bet": wager.bet, "amount": amount_text(wager.amount),
+                     "ev": str(evs[wager.bet])})
+    ids = store.add_wagers(name, data["after"], shoe, coup, rows)
+    return {"shoe": shoe, "coup": coup, "wagers": ids, "ev": {r["bet"]: r["ev"] for r in rows}}
+

@@ -147,7 +147,7 @@ def store(name: str | None, arrays: dict) -> None:
         except BaseException:
             remove(Path(temporary))
             raise
-        trim(folder)
+        trim_now(folder, os.path.getsize(folder / (name + SUFFIX)))
     except (OSError, ValueError):
         pass
 
@@ -170,8 +170,26 @@ def kept(folder: Path) -> list[Path]:
         return []
 
 
-def trim(folder: Path, limit: int = MAX_BYTES) -> None:
-    """Remove the least recently used files until the folder holds at most ``limit`` bytes."""
+_WRITTEN = {}  # folder -> (bytes it held at its last trim, bytes this process wrote to it since)
+RESCAN = 32 * 2**20  # bytes written by this process between two looks at the whole folder
+
+
+def trim_now(folder: Path, size: int) -> None:
+    """Trim the folder when it may be over its limit: at the first write of this process to it,
+    then once this process has written RESCAN bytes since the last look, or as soon as what the
+    folder held then and what was written since pass the limit. (A look at a folder of thousands
+    of files costs milliseconds; at every write it would cost more than the writes.)"""
+    with _LOCK:
+        held, written = _WRITTEN.get(folder, (None, 0))
+        written += size
+        _WRITTEN[folder] = (held, written)
+    if held is None or written >= RESCAN or held + written > MAX_BYTES:
+        _WRITTEN[folder] = (trim(folder), 0)
+
+
+def trim(folder: Path, limit: int = MAX_BYTES) -> int:
+    """Remove the least recently used files until the folder holds at most ``limit`` bytes; the
+    bytes it then holds."""
     with _LOCK:
         files = []
         for path in kept(folder):
@@ -186,6 +204,7 @@ def trim(folder: Path, limit: int = MAX_BYTES) -> None:
                 break
             remove(path)
             total -= size
+        return total
 
 
 def remove(path: Path) -> None:

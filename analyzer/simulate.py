@@ -186,12 +186,32 @@ def payoffs(rules: RuleSet, kinds: np.ndarray) -> np.ndarray:
 
 def followed(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
     """[coup] what a bet across coups wins (units; -1 lost, 0 a push) when placed before each
-    coup and followed from it through the coups of the same shoe (coups in dealing order,
-    ``shoe`` their shoe): its count grows on each coup that counts, until a coup ends it, the
-    count reaches ``most``, ``coups`` coups have passed, or the shoe ends (then it goes on into
-    the next shoe's coups, which follow in ``shoe``, settles by its count so far, or pushes, as
-    ``shoe_end`` says; past the last coup given it settles). All starts are followed at once,
-    one offset at a time."""
+    coup and followed from it (:func:`followed_counts`)."""
+    lines = series_lines(bet, shoe, fields)
+    nets = np.array([float(bet.net(ln)) for ln in bet.lines] + [0.0, -1.0])  # [..., PUSHED, -1]
+    return nets[lines]
+
+
+def series_lines(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
+    """[coup] the pay line that settles a bet across coups placed before each coup (-1 none: lost;
+    PUSHED: cut short by the shoe's end where its rules push)."""
+    count, cut_short = followed_counts(bet, shoe, fields)
+    out = np.full(len(shoe), -1, np.int64)
+    for k in np.unique(count):
+        out[count == k] = next((j for j, ln in enumerate(bet.lines) if ln.condition.holds(int(k))), -1)
+    if bet.series.shoe_end == "push":
+        out[cut_short] = PUSHED
+    return out
+
+
+def followed_counts(bet, shoe: np.ndarray, fields: dict) -> tuple[np.ndarray, np.ndarray]:
+    """([coup] count, [coup] cut short) of a bet across coups placed before each coup and
+    followed from it through the coups of the same shoe (coups in dealing order, ``shoe`` their
+    shoe): its count grows on each coup that counts, until a coup ends it, the count reaches
+    ``most``, ``coups`` coups have passed, or the shoe ends (then it goes on into the next
+    shoe's coups, which follow in ``shoe``, or is cut short there: it settles by its count so far,
+    or pushes, as ``shoe_end`` says; past the last coup given it is cut short). All starts are
+    followed at once, one offset at a time."""
     series, n = bet.series, len(shoe)
     counts, ends = settled_masks(bet.conditions, fields)
     start = np.arange(n)
@@ -214,14 +234,40 @@ def followed(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
         offset += 1
         if series.coups is not None and offset >= series.coups:
             break
-    paid = np.full(n, -1.0)
-    for k in np.unique(count):
-        line = next((ln for ln in bet.lines if ln.condition.holds(int(k))), None)
-        if line is not None:
-            paid[count == k] = float(bet.net(line))
-    if series.shoe_end == "push":
-        paid[cut_short] = 0.0
-    return paid
+    return count, cut_short
+
+
+PUSHED = -2  # settled_lines: a bet across coups cut short by the shoe's end, pushed
+
+
+def settled_lines(rules: RuleSet, kinds: np.ndarray, shoe: np.ndarray) -> np.ndarray:
+    """[coup, bet] the pay line (0, 1, ...) that settles each bet placed before each coup of
+    coups dealt with these cards (``kinds`` [coup, place], ``shoe`` each coup's shoe, coups in
+    dealing order), -1 none (the stake is lost), PUSHED a bet across coups pushed at the shoe's
+    end: :func:`payoffs`' settlement, by line, so that a caller can pay it exactly
+    (:func:`exact_nets`)."""
+    out = np.full((len(kinds), len(rules.bets)), -1, np.int64)
+    value_level = [b for b, bet in enumerate(rules.bets) if not bet.card_level and bet.series is None]
+    if value_level and len(kinds):
+        line, _ = plan_of(rules).lines_by_cell
+        out[:, value_level] = line[coup_cells(kinds, rules.tableau)][:, value_level]
+    fields = coup_fields(kinds) if len(kinds) else None
+    for b, bet in enumerate(rules.bets):
+        if fields is None or (b in value_level):
+            continue
+        if bet.series is None:
+            for j, settled in enumerate(settled_masks(bet.conditions, fields)):
+                out[settled, b] = j
+            continue
+        out[:, b] = series_lines(bet, shoe, fields)
+    return out
+
+
+def exact_nets(rules: RuleSet, lines: np.ndarray) -> list[list[Fraction]]:
+    """[coup][bet] the exact units won per unit staked, for :func:`settled_lines`' lines."""
+    nets = [{-1: Fraction(-1), PUSHED: Fraction(0), **{j: Fraction(bet.net(ln)) for j, ln in enumerate(bet.lines)}}
+            for bet in rules.bets]
+    return [[nets[b][j] for b, j in enumerate(row)] for row in lines.tolist()]
 
 
 def placed(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .errors import BaccaratError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MAX_LIST = 10_000  # events one call returns at most
 
 
@@ -61,7 +61,7 @@ def engine_url(url: str) -> str:
 
 
 def schema():
-    """(metadata, meta, tables, events): the schema of SCHEMA_VERSION, in one place."""
+    """(metadata, meta, tables, events, wagers): the schema of SCHEMA_VERSION, in one place."""
     from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
     metadata = MetaData()
@@ -81,7 +81,21 @@ def schema():
                    Column("figures", Text, nullable=False),  # the figures after it (JSON)
                    Column("at", String(32), nullable=False))
     Index("events_by_shoe", events.c.table_id, events.c.shoe)  # version 2
-    return metadata, meta, tables, events
+    wagers = Table("wagers", metadata,  # version 3: the wagers placed, each with its exact EV when placed
+                   Column("id", Integer, primary_key=True, autoincrement=True),
+                   Column("table_id", Integer, ForeignKey("tables.id"), nullable=False),
+                   Column("shoe", Integer, nullable=False),
+                   Column("coup", Integer, nullable=False),  # the coup's number in its shoe, from 1
+                   Column("after", Integer, nullable=False),  # the table's last event when it was placed
+                   Column("seat", String(80), nullable=False),
+                   Column("player", String(80), nullable=False),
+                   Column("bet", String(80), nullable=False),
+                   Column("amount", String(40), nullable=False),  # exact, as a decimal
+                   Column("ev", Text, nullable=False),  # exact, "p/q"
+                   Column("at", String(32), nullable=False))
+    Index("wagers_by_table", wagers.c.table_id, wagers.c.shoe, wagers.c.coup)
+    Index("wagers_by_player", wagers.c.player)
+    return metadata, meta, tables, events, wagers
 
 
 def now_text() -> str:
@@ -120,7 +134,7 @@ class Store:
             def sqlite_begin(connection):  # a writer takes the write lock at once: no reader's upgrade to fail
                 connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get("write") else "BEGIN")
         self.writer = self.engine.execution_options(write=True)
-        self.metadata, self.meta, self.tables, self.events = schema()
+        self.metadata, self.meta, self.tables, self.events, self.wagers = schema()
         try:
             self.migrate()
         except BaccaratError:
@@ -161,6 +175,61 @@ class Store:
         """Version 2: the events of a shoe found by index (history and replay read a shoe at a time)."""
         for index in self.events.indexes:
             index.create(connection, checkfirst=True)
+
+    def migrate_2_to_3(self, connection):
+        """Version 3: the wagers placed at the tables (protect.py)."""
+        self.wagers.create(connection, checkfirst=True)
+        for index in self.wagers.indexes:
+            index.create(connection, checkfirst=True)
+
+    def add_wagers(self, name: str, after: int, shoe: int, coup: int, rows: list[dict]) -> list[int]:
+        """Keep wagers on coup ``coup`` of shoe ``shoe`` of table ``name``, placed when its last event
+        was ``after``, all in one transaction (each row: seat, player, bet, amount and ev as text);
+        Stale, and nothing kept, if the table has moved on since."""
+        from sqlalchemy import select
+
+        t, w = self.tables, self.wagers
+        with self.writer.begin() as connection:
+            row = connection.execute(select(t.c.id, t.c.last_event).where(t.c.name == name)).first()
+            if row is None:
+                raise Missing(f"no table {name!r}")
+            if row.last_event != after:
+                raise Stale(f"table {name!r} is at event {row.last_event}, not {after}: the coup the wagers were placed "
+                            "on has been dealt, or corrected, since", row.last_event)
+            at = now_text()
+            ids = []
+            for r in rows:
+                ids.append(connection.execute(w.insert().values(table_id=row.id, shoe=shoe, coup=coup, after=after,
+                                                                at=at, **r)).inserted_primary_key[0])
+        return ids
+
+    def wager_rows(self, tables: list[str] | None = None, since: str | None = None, until: str | None = None):
+        """The wagers kept (of ``tables``, else of every table; kept at ``since`` or later and before
+        ``until``, ISO times in UTC, where given), in the order they were kept, each {table, shoe,
+        coup, seat, player, bet, amount, ev, at, id, after}, read in parts of 10,000: a generator,
+        so that a month of them is never all in memory here."""
+        from sqlalchemy import select
+
+        t, w = self.tables, self.wagers
+        query = select(w, t.c.name).select_from(w.join(t, t.c.id == w.c.table_id))
+        if tables is not None:
+            query = query.where(t.c.name.in_(tables))
+        if since is not None:
+            query = query.where(w.c.at >= since)
+        if until is not None:
+            query = query.where(w.c.at < until)
+        last = 0
+        while True:
+            part = query.where(w.c.id > last).order_by(w.c.id).limit(MAX_LIST)
+            with self.engine.connect() as connection:
+                rows = [dict(row._mapping) for row in connection.execute(part)]
+            for row in rows:
+                yield {"table": row["name"], "shoe": row["shoe"], "coup": row["coup"], "seat": row["seat"],
+                       "player": row["player"], "bet": row["bet"], "amount": row["amount"], "ev": row["ev"],
+                       "at": row["at"], "id": row["id"], "after": row["after"]}
+            if len(rows) < MAX_LIST:
+                return
+            last = rows[-1]["id"]
 
     def create_table(self, spec) -> None:
         """Keep a new table (a pit.TableSpec); BaccaratError if the name is taken."""
@@ -312,4 +381,4 @@ class Store:
         return after + 1
 
 
-MIGRATIONS = {1: Store.migrate_1_to_2}
+MIGRATIONS = {1: Store.migrate_1_to_2, 2: Store.migrate_2_to_3}

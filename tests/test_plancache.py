@@ -127,6 +127,20 @@ def test_the_cache_is_trimmed_to_its_size_least_recently_used_first(cache):
     assert sorted(p.name for p in cache.glob("*.npz")) == [f"{names[i]}.npz" for i in (0, 3, 4)]
 
 
+def test_writes_keep_the_cache_within_its_size_without_a_look_at_every_write(cache, monkeypatch):
+    """The folder is looked at on a process's first write, then when what it held and what was
+    written since may pass the limit: it never holds more than the limit and one file."""
+    size = len(np.zeros(1000).tobytes())
+    monkeypatch.setattr(plancache, "MAX_BYTES", 4 * size)
+    monkeypatch.setattr(plancache, "_WRITTEN", {})
+    looks = []
+    monkeypatch.setattr(plancache, "trim", lambda folder, limit=None, trim=plancache.trim: looks.append(1) or trim(folder, 4 * size))
+    for i in range(12):
+        plancache.store(f"x-{i:040x}", {"a": np.zeros(1000)})
+        assert sum(p.stat().st_size for p in cache.glob("*.npz")) <= 5 * size + 5 * 1000
+    assert 3 <= len(looks) < 12  # not at every write
+
+
 def test_analyse_takes_the_compiled_route_after_a_few_shoes_and_agrees(cache):
     forget()
     rules = fresh_rules()

@@ -177,7 +177,9 @@ def test_a_database_of_the_first_version_is_migrated_and_a_newer_refused(tmp_pat
     store.close()
     with sqlite3.connect(path) as migrated:
         assert migrated.execute("SELECT value FROM meta").fetchone() == (str(SCHEMA_VERSION),)
-        assert "events_by_shoe" in {r[1] for r in migrated.execute("SELECT * FROM sqlite_master WHERE type = 'index'")}
+        indexes = {r[1] for r in migrated.execute("SELECT * FROM sqlite_master WHERE type = 'index'")}
+        assert {"events_by_shoe", "wagers_by_table", "wagers_by_player"} <= indexes  # versions 2 and 3
+        assert migrated.execute("SELECT count(*) FROM wagers").fetchone() == (0,)
         migrated.execute("UPDATE meta SET value = '99'")
     with pytest.raises(BaccaratError, match="written by a newer baccarat \\(schema 99"):
         Store(f"sqlite:///{path}")
@@ -291,3 +293,37 @@ def test_a_password_in_a_database_url_is_never_shown(postgres):
     store = Store(url)
     assert "s3cret" not in store.url and "***" in store.url
     assert "s3cret" not in CliRunner().invoke(cli, ["history", "--db", url]).output
+
+
+def test_wagers_are_kept_with_their_ev_all_or_none_and_read_back_by_period(url):
+    """Wagers on a table's coming coup (pit.place): each kept with the EV `now` gives then, all of
+    a request or none, refused once the table has moved on; read back in order, by time."""
+    from fractions import Fraction
+
+    from analyzer.pit import place
+
+    store = Store(url)
+    after = dealt(store)
+    before = json.loads(CliRunner().invoke(cli, ["now", "--rules", "standard", "--dealt", "7h", "--format",
+                                                 "json"]).output)["bets"]
+    kept = place(store, "bac-7", {"after": after, "wagers": [{"player": "ann", "bet": "tie", "amount": "12.50", "seat": 2},
+                                                             {"player": "bob", "bet": "banker", "amount": 100}]})
+    assert (kept["shoe"], kept["coup"]) == (1, 1)
+    assert Fraction(kept["ev"]["tie"]) == Fraction(next(b["ev"] for b in before if b["bet"] == "tie"))
+    with pytest.raises(BaccaratError, match="wager 2: amount -5 is not positive"):
+        place(store, "bac-7", {"after": after, "wagers": [{"player": "cy", "bet": "tie", "amount": 5},
+                                                          {"player": "cy", "bet": "tie", "amount": -5}]})
+    record(store, "bac-7", {"type": "coup", "cards": COUPS[0], "after": after})
+    with pytest.raises(Stale):
+        place(store, "bac-7", {"after": after, "wagers": [{"player": "cy", "bet": "tie", "amount": 5}]})
+    second = place(store, "bac-7", {"after": after + 1, "wagers": [{"player": "ann", "bet": "player", "amount": 7}]})
+    assert second["coup"] == 2
+    rows = list(store.wager_rows())
+    assert [(r["player"], r["bet"], r["amount"], r["coup"]) for r in rows] == [
+        ("ann", "tie", "12.5", 1), ("bob", "banker", "100", 1), ("ann", "player", "7", 2)]
+    assert list(store.wager_rows(since="2999-01-01T00:00:00Z")) == []
+    assert len(list(store.wager_rows(until="2999-01-01T00:00:00Z", tables=["bac-7"]))) == 3
+    store.close()
+    review = CliRunner().invoke(cli, ["protect", "--db", url, "--sessions", "--format", "csv"])
+    assert review.exit_code == 0, review.output
+    assert review.output.splitlines()[0].startswith("player,table,shoe,coups") and len(review.output.splitlines()) == 3

@@ -136,3 +136,35 @@ def eor(series: list[tuple[str, list[str], list]], title: str):
         ax.set_xlabel("rank removed")
         ax.set_title(name)
     return fig
+
+
+@drawn
+def wager_sizes(evs: list, amounts: list, title: str, xlabel: str):
+    """A player's wager size against the EV it had (or what a model adds to it: ``xlabel`` says),
+    one point a wager opportunity (amount 0 where he did not bet): a counter's points climb to the
+    right of 0."""
+    fig = _figure(6.5, 3.4, left=0.8, right=0.2, bottom=0.55, top=0.45)
+    ax = fig.subplots()
+    x = [float(e) * 100 for e in evs]
+    ax.scatter(x, [float(a) for a in amounts], s=9, alpha=0.5, color=LIMIT, linewidths=0)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("Amount wagered")
+    ax.set_title(title)
+    return fig
+
+
+@drawn
+def cumulative_win(theoretical: list, realized: list, title: str):
+    """The house's cumulative theoretical and realized win over a player's wagers, in order."""
+    fig = _figure(6.5, 3.4, left=0.8, right=0.2, bottom=0.55, top=0.45)
+    ax = fig.subplots()
+    x = range(1, len(theoretical) + 1)
+    ax.plot(x, [float(t) for t in theoretical], color=LIMIT, label="theoretical")
+    ax.plot(x, [float(r) for r in realized], color=WORSE, label="realized")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("Wagers, in order")
+    ax.set_ylabel("House's win (cumulative)")
+    ax.legend(frameon=False, loc="best")
+    ax.set_title(title)
+    return fig

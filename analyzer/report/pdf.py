@@ -100,7 +100,7 @@ def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
     footer = f"{report.title} · baccarat {report.data.get('version', '')}"
     doc = document_class()(out, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
                            bottomMargin=margin + 8 * mm, title=report.title, author="baccarat",
-                           subject="Par sheet", creator=f"baccarat {report.data.get('version', '')}", invariant=1)
+                           subject=report.data.get("kind", "Par sheet"), creator=f"baccarat {report.data.get('version', '')}", invariant=1)
     doc.build(story, canvasmaker=numbered_canvas(footer, margin))
     return out.getvalue()
 
@@ -127,7 +127,7 @@ def title_page(report, made: str) -> list:
     grid = Table([[Paragraph(escape(label), s["label"]), Paragraph(text(value), s["body"])] for label, value in rows],
                  colWidths=[32 * mm, None], hAlign="LEFT")
     grid.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("BOTTOMPADDING", (0, 0), (-1, -1), 4)]))
-    return [Spacer(1, 60), Paragraph("Par sheet", s["title"]), Paragraph(escape(report.title), s["subtitle"]), grid]
+    return [Spacer(1, 60), Paragraph(escape(report.data.get("kind", "Par sheet")), s["title"]), Paragraph(escape(report.title), s["subtitle"]), grid]
 
 
 def text(value: str) -> str:

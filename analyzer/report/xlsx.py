@@ -111,7 +111,7 @@ def add_formats(book) -> dict:
 def about_sheet(about, report, made: str, names: list[str], formats: dict) -> None:
     """The first sheet: the report's title, its title-page lines and date, then a link to each
     table's sheet with the table's caption."""
-    about.write(0, 0, "Par sheet", formats["title"])
+    about.write(0, 0, report.data.get("kind", "Par sheet"), formats["title"])
     about.write(1, 0, report.title)
     lines = list(report.front) + [("Date", made)]
     for row, (label, value) in enumerate(lines, start=3):

@@ -49,7 +49,7 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
         needed = [write_token] if writes and write_token is not None else [t for t in (token, write_token) if t]
         if not needed or request.path.startswith("/static/"):
             return None
-        page = request.path in ("/", "/pit") or request.path.startswith("/table/")
+        page = request.path in ("/", "/pit", "/protect") or request.path.startswith("/table/")
         streamed = request.method == "GET" and request.path.startswith(("/api/tables/", "/api/pit/"))  # EventSource sends no header
         given = request.args.get("token", "") if page or streamed and "token" in request.args else \
             bearer(request.headers.get("Authorization", ""))
@@ -158,6 +158,24 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
     @app.post("/api/tables/<name>/events")
     def post_event(name):
         return tables_answer(lambda: pit.post(name, api.request_object(body())))
+
+    @app.post("/api/tables/<name>/wagers")
+    def place_wagers(name):
+        return tables_answer(lambda: pit.wager(name, api.request_object(body())))
+
+    @app.get("/api/protect")
+    def protect_review():
+        def review():
+            samples = number_argument("samples", 1000)
+            if not 100 <= samples <= 20_000:
+                raise BaccaratError(f"samples: 100 to 20,000 random placements (got {samples:,})")
+            return pit.review(request.args.getlist("table"), request.args.get("level", "1%"), samples,
+                              request.args.get("since"), request.args.get("until"))
+        return tables_answer(review)
+
+    @app.get("/protect")
+    def protect_page():
+        return served("protect.html")
 
     @app.get("/api/tables/<name>/events")
     def table_events(name):

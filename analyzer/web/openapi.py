@@ -128,6 +128,12 @@ EVENT_REQUEST = obj({"type": {"enum": ["shoe", "burn", "coup", "correction", "cu
 KEPT_EVENT = obj({"event": {"type": "integer"}, "type": TEXT, "shoe": {"type": "integer"},
                   "body": {"type": "object"}, "figures": {"type": "object"}, "at": TEXT})
 NOT_FOUND = error("no such table (or this server keeps none)")
+WAGER = obj({"player": TEXT, "bet": {"type": "string", "description": "a bet id of the table's rules"},
+             "amount": {"type": ["string", "number"], "description": "positive, at most 4 decimal places"},
+             "seat": {"type": ["string", "integer"]}}, required=["player", "bet", "amount"])
+WAGERS_REQUEST = obj({"after": {"type": "integer", "minimum": 0, "description": "the table's last event the sender saw"},
+                      "wagers": {"type": "array", "items": WAGER, "minItems": 1, "maxItems": 200}},
+                     required=["after", "wagers"])
 SHOE_ROW = obj({"shoe": {"type": "integer"}, "first": {"type": "integer"}, "last": {"type": "integer"},
                 "coups": {"type": "integer"}, "corrections": {"type": "integer"}, "cuts": {"type": "integer"},
                 "since": TEXT, "until": TEXT, "cards_left": {"type": ["integer", "null"]}})
@@ -166,6 +172,29 @@ def table_paths() -> dict:
                                                       "text/event-stream": {"schema": {"type": "string"}}}},
                                   "400": REFUSALS["400"], "401": REFUSALS["401"], "404": NOT_FOUND,
                                   "503": error("every place for a screen is taken (`baccarat serve --screens`)")}}},
+        "/api/tables/{name}/wagers": {
+            "post": {"summary": "Wagers on a table's coming coup, each kept with its exact EV then (a table system's feed)",
+                     "operationId": "wagers", "parameters": [name], "requestBody": posted("WagersRequest"),
+                     "responses": {"201": answer("WagersAnswer", "kept, all of them: the shoe, the coup, their ids and "
+                                                                 "their bets' EVs"),
+                                   "404": NOT_FOUND, "409": answer("Stale", "the table has moved on since `after`: "
+                                                                            "nothing kept"), **write}}},
+        "/api/protect": {
+            "get": {"summary": "Who played with an advantage: the review of the wagers kept (`baccarat protect --db`)",
+                    "operationId": "protect",
+                    "parameters": [{"name": "table", "in": "query", "schema": {"type": "array", "items": TEXT},
+                                    "style": "form", "explode": True, "description": "tables to review (default: all)"},
+                                   {"name": "level", "in": "query", "schema": TEXT,
+                                    "description": "flag a player whose chance is at most this (default 1%)"},
+                                   {"name": "samples", "in": "query",
+                                    "schema": {"type": "integer", "minimum": 100, "maximum": 20000}},
+                                   {"name": "since", "in": "query", "schema": TEXT,
+                                    "description": "the wagers kept at this time or later (ISO, UTC)"},
+                                   {"name": "until", "in": "query", "schema": TEXT,
+                                    "description": "the wagers kept before this time"}],
+                    "responses": {"200": {"description": "what `baccarat protect --db --format json` gives",
+                                          "content": {"application/json": {"schema": {"type": "object"}}}},
+                                  "400": REFUSALS["400"], "401": REFUSALS["401"], "404": NOT_FOUND}}},
         "/api/tables/{name}/shoes": {"get": {"summary": "A table's shoes", "operationId": "shoes", "parameters": [name],
                                              "responses": {"200": answer("Shoes", "each shoe's events, coups, corrections, "
                                                                                  "cut card and times"),
@@ -214,7 +243,11 @@ def description() -> dict:
                                    "Stale": obj({"error": TEXT, "event": {"type": "integer"},
                                                  "table": {"$ref": "#/components/schemas/Table"}}),
                                    "Events": obj({"table": TEXT, "events": {"type": "array", "items": KEPT_EVENT}}),
-                                   "Shoes": obj({"table": TEXT, "shoes": {"type": "array", "items": SHOE_ROW}})}},
+                                   "Shoes": obj({"table": TEXT, "shoes": {"type": "array", "items": SHOE_ROW}}),
+                                   "WagersRequest": WAGERS_REQUEST,
+                                   "WagersAnswer": obj({"shoe": {"type": "integer"}, "coup": {"type": "integer"},
+                                                        "wagers": {"type": "array", "items": {"type": "integer"}},
+                                                        "ev": {"type": "object", "additionalProperties": TEXT}})}},
     }
 
 

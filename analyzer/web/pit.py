@@ -87,6 +87,9 @@ class Hub:
             self.changed.notify_all()
 
 
+REVIEW_COUPS = 400  # coups a review asked of the server may cover (five shoes; every player's models tried)
+
+
 class Pit:
     """The pit's API over a store: each method returns (status, JSON-ready data)."""
 
@@ -121,6 +124,38 @@ class Pit:
             return 409, {"error": str(stale), "event": stale.last, "table": self.state(name)[1]}
         self.hub.kept(name, kept["event"])
         return 200, {"event": kept["event"], "table": self.state(name)[1]}
+
+    def wager(self, name: str, data) -> tuple[int, dict]:
+        """Keep wagers on a table's coming coup, each with its exact EV then (201: their ids, shoe,
+        coup and EVs), or 409 with the table as it is when it has moved on since the sender saw it."""
+        from ..pit import place
+
+        try:
+            return 201, place(self.store, name, data)
+        except Stale as stale:
+            return 409, {"error": str(stale), "event": stale.last, "table": self.state(name)[1]}
+
+    def review(self, tables: list[str], level: str, samples: int, since: str | None = None,
+               until: str | None = None) -> tuple[int, dict]:
+        """The review of the wagers kept at ``tables`` (every table if none): protect.py's, as
+        `baccarat protect --db` gives it in JSON; refused beyond REVIEW_COUPS coups (the command
+        line reviews any number)."""
+        from .. import protect
+        from ..views.protect import protect as protect_view
+
+        chance = protect.parse_level(level)
+        for name in tables:
+            self.store.table_id(name)  # Missing for a table that is not there
+        placed = protect.wagers_from_store(self.store, tables or None, since, until)
+        if not placed:
+            return 200, {"players": [], "level": chance, "tables": {}, "coups": 0}
+        deals = protect.deals_from_store(self.store, sorted({w.table for w in placed}))
+        coups = sum(len(s.coups) for d in deals.values() for s in d.shoes)
+        if coups > REVIEW_COUPS:
+            raise BaccaratError(f"the review of {coups:,} coups is more than this server reviews in one request "
+                                f"({REVIEW_COUPS:,}): ask for fewer tables, or run `baccarat protect --db` for them all")
+        review = protect.review(placed, deals, chance, samples, pending=True)
+        return 200, to_json(protect_view(review, protect.GROUP).data)
 
     def events(self, name: str, after: int) -> tuple[int, dict]:
         self.store.table_id(name)  # Missing for a table that is not there

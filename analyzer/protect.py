@@ -1,0 +1,832 @@
+"""Game protection: who played with an advantage, from the cards dealt and the wagers placed.
+
+Glossary
+--------
+wager         a bet placed on one coup: table, shoe, coup (its number in the shoe, from 1), seat,
+              player (an id or a name), bet (its id in the table's rules) and amount.
+EV            a wager's exact expectation per unit staked, from the shoe before its coup (the cards
+              left less those seen: `now`'s figure at that moment). House edge = -EV.
+theoretical   the house's theoretical win: the sum of amount x house edge at the moment of each
+              wager (exact).
+realized      the house's realized win: the sum of amount x (-net) the wagers were paid (exact).
+session       a player's wagers at one table in one shoe. His opportunities in it are every coup
+              from his first wager to his last, on each bet he wagered in it (amount 0 where he
+              did not bet): how wager size follows EV (correlation and slope) is measured over them.
+chance        the chance that the same wagers, each placed at a coup chosen at random (uniformly
+              and independently) within its shoe, would have had an expected win at least as
+              high as his (the sum of amount x EV). Counted exactly when the placements number
+              at most EXACT_PLACEMENTS (a Fraction), else estimated from ``samples`` random
+              placements as (hits + 1) / (samples + 1), with its standard error. The sums are
+              compared in float64, an equal sum (within 1e-9 of the largest term) counting as
+              "at least as high": ties favour the player.
+model         what a player's wagers follow. A counter follows the EV of the shoe before the
+              coup (``counting``). A player who knows something he should not follows the EV
+              given something of the coup's first card (``--known 1=...`` in the tool's terms):
+              the card itself (a flashed card), its colour (where a bet he played reads suits),
+              or whether it is of a group of ranks (7-9 by default: the cards edge sorting sets
+              apart). An information model is tested on what only it knows, its innovation: the
+              EV given what it sees of the first card less the EV, both on the table's full shoe
+              (exact; one function of the first card for the whole table, worked out once for
+              each thing it may see). A counter, who does not see the card, is no likelier to
+              bet where the innovation is high than anywhere else, so the two are told apart.
+              The model named is the flagged information model with the smallest chance (then
+              the largest correlation of amount with its innovation), else counting; for it the
+              exact EV of each of his wagers given what it sees is worked out too (``--known``'s
+              figure on the shoe before the coup).
+flag          a player is flagged when the chance under counting is at most level / 2, or when
+              the chance of an information model is at most level / (2 x the models tried).
+              By the union bound, a player whose wagers ignore the cards is flagged with a chance
+              of at most ``level``.
+
+The chance's null hypothesis is that the coups a player bet on were chosen without regard to
+the cards. Its placements are drawn with replacement: wagers at distinct coups (as real ones
+are) vary less than that, so the test is conservative.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+import zlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from functools import lru_cache
+
+from .cards import COLOURS, RANKS, SUIT_COLOUR, SUITS, Shoe
+from .errors import BaccaratError
+from .replay import ShoeDealt, card_text, steps
+
+MAX_WAGERS = 2_000_000  # rows in a file of wagers (a week of a 20-table pit)
+MAX_AMOUNT = 10**9  # one wager
+MAX_TEXT = 80  # characters of a player, seat, table, shoe or bet name
+REQUIRED = ("coup", "player", "bet", "amount")
+OPTIONAL = ("table", "shoe", "seat")
+EXACT_PLACEMENTS = 100_000
+SAMPLES = 2_000
+LEVEL = Fraction(1, 100)
+GROUP = "7-9"
+SHOWN_COUPS = 20  # coups behind a flag, shown per player
+
+
+@dataclass(frozen=True)
+class Wager:
+    """One wager as recorded; ``line`` its line in the file (a JSON file: its record, from 1)."""
+
+    line: int
+    table: str
+    shoe: str
+    coup: int
+    seat: str
+    player: str
+    bet: str
+    amount: Fraction
+    where: str = ""  # "wager file, line 3": where an error about it points
+
+
+def parse_wagers(text: str, name: str = "wager file", table: str = "", shoe: str = "") -> list[Wager]:
+    """The wagers of a CSV file (a header line, then one wager a line) or a JSON list of records,
+    each with ``coup``, ``player``, ``bet`` and ``amount``, and ``table``, ``shoe`` and ``seat``
+    where there are several (default: ``table``, ``shoe``, no seat). A bad value is refused by
+    its line, before anything is computed.
+
+    >>> w = parse_wagers("coup,player,bet,amount\\n3,ann,tie,25\\n4,ann,player_pair,12.50\\n", shoe="1")
+    >>> [(x.line, x.coup, x.player, x.bet, x.amount) for x in w]
+    [(2, 3, 'ann', 'tie', Fraction(25, 1)), (3, 4, 'ann', 'player_pair', Fraction(25, 2))]
+    """
+    if text.lstrip().startswith("["):
+        try:
+            records = json.loads(text, parse_float=Decimal, parse_constant=lambda c: c)
+        except (ValueError, RecursionError) as error:
+            raise BaccaratError(f"{name}: not valid JSON ({str(error)[:120]})") from None
+        if not isinstance(records, list):
+            raise BaccaratError(f"{name}: a JSON file of wagers is a list of records")
+        rows = ((i, r) for i, r in enumerate(records, 1))
+        where = lambda i: f"{name}, record {i}"  # noqa: E731
+    else:
+        rows = csv_rows(text, name)
+        where = lambda i: f"{name}, line {i}"  # noqa: E731
+    out = []
+    for number, record in rows:
+        if len(out) >= MAX_WAGERS:
+            raise BaccaratError(f"{name}: more than {MAX_WAGERS:,} wagers (split the file)")
+        out.append(wager_of(record, where(number), number, table, shoe))
+    if not out:
+        raise BaccaratError(f"{name}: no wager (a header line with {', '.join(REQUIRED)}, then one wager a line)")
+    return out
+
+
+def csv_rows(text: str, name: str):
+    """(line, record) of a CSV text whose first line names the columns."""
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise BaccaratError(f"{name}: empty (a header line with {', '.join(REQUIRED)}, then one wager a line)")
+        columns = [h.strip().lower() for h in header]
+        missing = [c for c in REQUIRED if c not in columns]
+        if missing:
+            raise BaccaratError(f"{name}, line 1: the header has no {', '.join(missing)} column (it needs "
+                                f"{', '.join(REQUIRED)}; {', '.join(OPTIONAL)} where there are several)")
+        if len(set(columns)) != len(columns):
+            raise BaccaratError(f"{name}, line 1: a column is named twice")
+        for values in reader:
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) != len(columns):
+                raise BaccaratError(f"{name}, line {reader.line_num}: {len(values)} values for {len(columns)} columns")
+            yield reader.line_num, dict(zip(columns, values))
+    except csv.Error as error:
+        raise BaccaratError(f"{name}, line {reader.line_num}: {error}") from None
+
+
+def wager_of(record, where: str, number: int, table: str, shoe: str) -> Wager:
+    """One wager from a record (column -> value), checked."""
+    if not isinstance(record, dict):
+        raise BaccaratError(f"{where}: a wager is a record with {', '.join(REQUIRED)}")
+    record = {str(k).strip().lower(): v for k, v in record.items()}
+    missing = [c for c in REQUIRED if record.get(c) in (None, "")]
+    if missing:
+        raise BaccaratError(f"{where}: no {', '.join(missing)}")
+    return Wager(number, name_of(record.get("table"), where, "table", table), name_of(record.get("shoe"), where, "shoe", shoe),
+                 coup_of(record["coup"], where), name_of(record.get("seat"), where, "seat", ""),
+                 name_of(record["player"], where, "player", ""), name_of(record["bet"], where, "bet", ""),
+                 amount_of(record["amount"], where), where)
+
+
+def name_of(value, where: str, column: str, default: str) -> str:
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise BaccaratError(f"{where}: {column} is a name or a number (got {str(value)[:40]!r})")
+    text = str(value).strip()
+    if len(text) > MAX_TEXT or not text.isprintable():
+        raise BaccaratError(f"{where}: {column} is at most {MAX_TEXT} printable characters (got {text[:40]!r}...)")
+    return text
+
+
+def coup_of(value, where: str) -> int:
+    text = str(value).strip()
+    if isinstance(value, bool) or not re.fullmatch(r"[0-9]{1,4}", text) or int(text) < 1:
+        raise BaccaratError(f"{where}: coup is the coup's number in its shoe, from 1 (got {text[:40]!r})")
+    return int(text)
+
+
+def amount_of(value, where: str) -> Fraction:
+    """An amount: a positive number, at most MAX_AMOUNT, to the cent at most (4 decimal places)."""
+    if isinstance(value, bool):
+        raise BaccaratError(f"{where}: amount {value!r} is not a number")
+    text = str(value).strip()
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        raise BaccaratError(f"{where}: amount {text[:40]!r} is not a number") from None
+    if not amount.is_finite() or len(text) > 20:
+        raise BaccaratError(f"{where}: amount {text[:40]!r} is not a number of at most 20 characters")
+    if amount <= 0:
+        raise BaccaratError(f"{where}: amount {text} is not positive (a wager stakes something)")
+    if amount > MAX_AMOUNT:
+        raise BaccaratError(f"{where}: amount {text} is more than {MAX_AMOUNT:,} (a unit slip?)")
+    if amount.as_tuple().exponent < -4:
+        raise BaccaratError(f"{where}: amount {text} has more than 4 decimal places")
+    return Fraction(amount)
+
+
+def amount_text(amount: Fraction) -> str:
+    """An amount (at most 4 decimal places) as exact decimal text.
+
+    >>> amount_text(Fraction(25, 2)), amount_text(Fraction(7))
+    ('12.5', '7')
+    """
+    text = f"{amount.numerator * 10**4 // amount.denominator:05d}"
+    whole, part = text[:-4].lstrip("0") or "0", text[-4:].rstrip("0")
+    return whole + ("." + part if part else "")
+
+
+def period(text: str | None, name: str) -> str | None:
+    """A time as the store keeps it (UTC, ``2026-11-26T08:00:00Z``) from a date or a date and
+    time (taken as UTC).
+
+    >>> period("2026-11-26", "since"), period("2026-11-26T08:30", "until")
+    ('2026-11-26T00:00:00Z', '2026-11-26T08:30:00Z')
+    """
+    from datetime import datetime
+
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip().removesuffix("Z"))
+    except ValueError:
+        raise BaccaratError(f"{name}: a date or a date and time, such as 2026-11-26 or 2026-11-26T08:00 (UTC), "
+                            f"not {text[:40]!r}") from None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def wagers_from_store(store, tables: list[str] | None = None, since: str | None = None,
+                      until: str | None = None) -> list[Wager]:
+    """The wagers kept in the pit's store (of ``tables``, else of all), each named by its id in
+    errors (each is reviewed by the EV its kept shoe gives: the one it was kept with, unless a
+    correction changed a coup before it since)."""
+    out = []
+    for row in store.wager_rows(tables, period(since, "since"), period(until, "until")):
+        if len(out) >= MAX_WAGERS:
+            raise BaccaratError(f"more than {MAX_WAGERS:,} wagers kept: review fewer tables at a time")
+        out.append(Wager(row["id"], row["table"], str(row["shoe"]), row["coup"], row["seat"], row["player"], row["bet"],
+                         Fraction(row["amount"]), f"wager {row['id']} of table {row['table']!r}"))
+    return out
+
+
+# -- the coups, each with every wagered bet's exact EV before it and what it paid ----------------
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A table's coups as dealt: its rules, the shoe each shoe started as, and its shoes."""
+
+    rules: object
+    start: Shoe
+    shoes: list
+
+
+@dataclass
+class CoupFigures:
+    """One coup of one table's shoe: its cards, the shoe before it, and for each bet wagered at
+    the table: the exact EV before it, its variance, and the net it paid (units a unit staked)."""
+
+    table: str
+    shoe: str
+    number: int
+    line: int
+    cards: tuple
+    before: Shoe
+    ev: dict
+    variance: dict
+    net: dict
+
+
+def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
+    """(shoe, coup number) -> CoupFigures for every coup of a table: the EVs of ``bets`` by the
+    batch evaluator (every shoe state at once), their settlement by the simulator's (exact)."""
+    import numpy as np
+
+    from .batch import evaluate_many
+    from .simulate import exact_nets, settled_lines
+
+    rules = deal.rules.only(bets)
+    for bet in rules.bets:
+        if not bet.numeric:
+            raise BaccaratError(f"bet {bet.id!r} pays an amount that is not a number (a meter): it cannot be reviewed")
+    moments = list(steps(deal.start, deal.shoes, rules.tableau))
+    if not moments:
+        return {}
+    card_level = [b.id for b in rules.bets if b.card_level]
+    for step in moments:
+        if card_level and any(suit is None for _, suit in step.coup.cards):
+            raise BaccaratError(f"table {name!r}, line {step.coup.line}: the coup gives a card without its suit, and "
+                                f"bet {card_level[0]!r} reads suits (write each card with its suit, such as 9h)")
+    batch = evaluate_many(rules, [m.before for m in moments])
+    kinds = np.array([places_of(m.coup.cards, rules.tableau) for m in moments], np.int64)
+    shoe_index = {s: i for i, s in enumerate(dict.fromkeys(m.shoe for m in moments))}
+    nets = exact_nets(rules, settled_lines(rules, kinds, np.array([shoe_index[m.shoe] for m in moments])))
+    out = {}
+    for i, m in enumerate(moments):
+        results = batch.results(i)
+        out[m.shoe, m.number] = CoupFigures(
+            name, m.shoe, m.number, m.coup.line, m.coup.cards, m.before,
+            {r.bet.id: r.ev for r in results},
+            {r.bet.id: (r.variance if r.bet.series is None else None) for r in results},
+            {bet.id: nets[i][b] for b, bet in enumerate(rules.bets)})
+    return out
+
+
+def places_of(cards: tuple, tableau) -> list[int]:
+    """A coup's cards in the layout's place order (Player 1, Banker 1, Player 2, Banker 2, Player
+    3, Banker 3; -1 a card not dealt), each as its kind (rank x 4 + suit; suit 0 where the file
+    gives none: only value-level bets are settled on such coups)."""
+    from .replay import cards_taken
+    from .cards import VALUES
+
+    kinds = [rank * 4 + (suit or 0) for rank, suit in cards]
+    values = [VALUES[rank] for rank, _ in cards]
+    head = kinds[:4]
+    if len(kinds) == 4:
+        return head + [-1, -1]
+    player, banker = (values[0] + values[2]) % 10, (values[1] + values[3]) % 10
+    player_drew = tableau.player_draws[player] and cards_taken(values, tableau) >= 5
+    if len(kinds) == 6:
+        return head + [kinds[4], kinds[5]]
+    return head + ([kinds[4], -1] if player_drew else [-1, kinds[4]])
+
+
+# -- the review ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Placed:
+    """A wager with its exact figures at its moment."""
+
+    wager: Wager
+    coup: CoupFigures
+
+    @property
+    def ev(self) -> Fraction:
+        return self.coup.ev[self.wager.bet]
+
+    @property
+    def net(self) -> Fraction:
+        return self.coup.net[self.wager.bet]
+
+
+@dataclass
+class Chance:
+    """The chance of the permutation test: exact (a Fraction, ``samples`` None) or estimated."""
+
+    value: float
+    exact: Fraction | None = None
+    samples: int | None = None
+    error: float | None = None
+
+    def text(self) -> str:
+        """The chance to two significant figures: exact, or with its standard error.
+
+        >>> Chance(0.0123, Fraction(123, 10000)).text(), Chance(0.25, None, 2000, 0.0097).text()
+        ('0.012 (exact)', '0.25 ± 0.0097')
+        """
+        if self.exact is not None:
+            return f"{float(self.exact):.2g} (exact)"
+        return f"{self.value:.2g} ± {self.error:.2g}"
+
+    def data(self) -> dict:
+        return {"chance": self.exact if self.exact is not None else self.value,
+                "exact": self.exact is not None, "samples": self.samples, "standard_error": self.error}
+
+
+@dataclass
+class Model:
+    """One model's fit to a player's wagers: the correlation of amount with its EV over his
+    opportunities, the share of his amount at positive EV by it, and the chance of its test."""
+
+    name: str
+    correlation: float | None
+    share_positive: Fraction
+    expected_win: Fraction
+    chance: Chance | None = None
+    evs: list = field(default_factory=list)  # each wager's EV by the model, in the player's order
+    points: tuple = ((), ())  # (amounts, EVs) over his opportunities, floats (for a chart)
+    beyond: float | None = None  # an information model: the correlation of amount with its EV less the count's
+
+
+@dataclass
+class PlayerReview:
+    player: str
+    wagers: list
+    sessions: list  # (table, shoe, first coup, last coup, wagers, amount, theoretical, realized)
+    amount: Fraction
+    theoretical: Fraction
+    realized: Fraction
+    share_positive: Fraction
+    correlation: float | None
+    slope: float | None
+    chance: Chance
+    models: list = field(default_factory=list)
+    flagged: bool = False
+    fits: str = ""
+
+    @property
+    def wagered(self) -> int:
+        return len(self.wagers)
+
+
+@dataclass
+class Review:
+    players: list
+    level: Fraction
+    samples: int
+    tables: dict
+    coups: int
+    pending: int = 0  # wagers kept on a coup not dealt yet, set aside
+
+
+MODEL_NAMES = {"counting": "the EV of the shoe before the coup (counting)",
+               "card": "the EV given the coup's first card (information)",
+               "colour": "the EV given the first card's colour (information)"}
+MODEL_SHORT = {"counting": "counting", "card": "first card", "colour": "first card's colour"}
+
+
+def model_title(model: str, group: str = GROUP) -> str:
+    """What a model's EV is, in words.
+
+    >>> model_title("group", "7-9")
+    'the EV given whether the first card is 7-9 (information)'
+    """
+    return MODEL_NAMES.get(model) or f"the EV given whether the first card is {group} (information)"
+
+
+def model_short(model: str, group: str = GROUP) -> str:
+    return MODEL_SHORT.get(model) or f"first card {group}"
+
+
+def review(wagers: list[Wager], deals: dict, level: Fraction = LEVEL, samples: int = SAMPLES, seed: int = 0,
+           group: str = GROUP, progress=None, pending: bool = False) -> Review:
+    """Every player's review (see the module notes), players sorted by their chance. ``deals``:
+    table name -> Deal. Every wager is checked against the coups and the rules first; a bad one
+    is refused by its line."""
+    if not 0 < level < 1:
+        raise BaccaratError(f"the level is a chance between 0 and 1 (got {level})")
+    if not 100 <= samples <= 1_000_000:
+        raise BaccaratError(f"the placements sampled are 100 to 1,000,000 (got {samples:,})")
+    by_table = defaultdict(set)
+    ids = {t: frozenset(b.id for b in d.rules.bets) for t, d in deals.items()}
+    waiting = 0
+    if pending:  # kept wagers on a coup not dealt yet (the table's coming coup): set aside
+        dealt = {(t, s.name): len(s.coups) for t, d in deals.items() for s in d.shoes}
+        kept = [w for w in wagers if w.coup <= dealt.get((w.table, w.shoe), w.coup)]
+        waiting, wagers = len(wagers) - len(kept), kept
+        if not wagers:
+            raise BaccaratError(f"every wager kept ({waiting:,}) is on a coup not dealt yet")
+    for w in wagers:
+        check_wager(w, deals, ids)
+        by_table[w.table].add(w.bet)
+    figures = {}
+    for table, bets in by_table.items():
+        for key, coup in coup_figures(table, deals[table], sorted(bets)).items():
+            figures[(table,) + key] = coup
+        if progress:
+            progress(1)
+    placed = [Placed(w, figures[w.table, w.shoe, w.coup]) for w in wagers]
+    by_player = defaultdict(list)
+    for p in placed:
+        by_player[p.wager.player].append(p)
+    shoe_coups = defaultdict(list)  # (table, shoe) -> its coups in order
+    for key in sorted(figures, key=lambda k: (k[0], k[1], k[2])):
+        shoe_coups[key[:2]].append(figures[key])
+    columns = Columns(shoe_coups, Informed(deals, by_table, group))
+    players = [player_review(player, items, columns, level, samples, seed)
+               for player, items in by_player.items()]
+    players.sort(key=lambda r: (not r.flagged, min([r.chance.value] + [m.chance.value for m in r.models if m.chance]),
+                                r.player))
+    return Review(players, level, samples, {t: d.rules.name for t, d in deals.items()}, len(figures), waiting)
+
+
+def check_wager(w: Wager, deals: dict, bet_ids: dict | None = None) -> None:
+    """Refuse, by its line, a wager on a table, shoe or coup not dealt here, or on a bet its
+    table's rules do not have."""
+    where = f"{w.where}: "
+    at = f" of table {w.table!r}" if w.table else ""
+    deal = deals.get(w.table)
+    if deal is None:
+        raise BaccaratError(where + (f"table {w.table!r} has no coups here (tables: {', '.join(map(repr, deals))})"
+                                     if w.table else "the wager names no table, and the coups are of several"))
+    shoe = next((s for s in deal.shoes if s.name == w.shoe), None)
+    if shoe is None and not w.shoe:
+        raise BaccaratError(where + f"the wager names no shoe, and the coups{at} hold {len(deal.shoes)} shoes (add a "
+                            "'shoe' column naming each wager's shoe, as the coups' 'shoe ID' lines do)")
+    if shoe is None:
+        raise BaccaratError(where + f"no shoe {w.shoe!r} was dealt{at} (shoes: {', '.join(repr(s.name) for s in deal.shoes)})")
+    if w.coup > len(shoe.coups):
+        raise BaccaratError(where + f"coup {w.coup} was not dealt (shoe {w.shoe!r}{at} has {len(shoe.coups)} coups)")
+    if w.bet not in (bet_ids[w.table] if bet_ids else {b.id for b in deal.rules.bets}):
+        from difflib import get_close_matches
+
+        ids = [b.id for b in deal.rules.bets]
+        near = get_close_matches(w.bet, ids, 1)
+        raise BaccaratError(where + f"rule set {deal.rules.name!r}{at} has no bet {w.bet!r}"
+                            + (f" (did you mean {near[0]!r}?)" if near else f" (bets: {', '.join(ids)})"))
+
+
+def player_review(player: str, placed: list, columns: Columns, level: Fraction, samples: int, seed: int) -> PlayerReview:
+    informed = columns.informed
+    amount = sum(p.wager.amount for p in placed)
+    theoretical = -sum(p.wager.amount * p.ev for p in placed)
+    realized = -sum(p.wager.amount * p.net for p in placed)
+    positive = sum(p.wager.amount for p in placed if p.ev > 0)
+    sessions = session_rows(placed)
+    amounts, evs = opportunities(placed, columns.of("counting"))
+    correlation, slope = fit(amounts, evs)
+    rng_seed = [seed, zlib.crc32(player.encode())]
+    chance = placement_chance(placed, columns.of("counting"), samples, rng_seed)
+    out = PlayerReview(player, placed, sessions, amount, theoretical, realized, Fraction(positive, 1) / amount,
+                       correlation, slope, chance)
+    counting = Model("counting", correlation, out.share_positive, -theoretical, chance, [p.ev for p in placed],
+                     (amounts, evs))
+    models = information_models(placed, columns, samples, rng_seed)
+    out.models = [counting] + models
+    flagged_counting = chance.value <= level / 2
+    flagged_info = [m for m in models if m.chance.value <= level / (2 * len(models))]
+    out.flagged = flagged_counting or bool(flagged_info)
+    if flagged_info:
+        fitted = min(flagged_info, key=lambda m: (m.chance.value, -(m.beyond or 0)))
+        out.fits = fitted.name
+        his = defaultdict(set)
+        for p in placed:
+            his[p.wager.table].add(p.wager.bet)
+        fitted.evs = [informed.evs(fitted.name, p.coup, p.wager.bet, tuple(sorted(his[p.wager.table])))
+                      for p in placed]  # exact: his wagers, his bets
+        fitted.share_positive = sum(p.wager.amount for p, ev in zip(placed, fitted.evs) if ev > 0) / amount
+        fitted.expected_win = sum(p.wager.amount * ev for p, ev in zip(placed, fitted.evs))
+    elif flagged_counting:
+        out.fits = "counting"
+    return out
+
+
+def session_rows(placed: list) -> list[dict]:
+    groups = defaultdict(list)
+    for p in placed:
+        groups[p.wager.table, p.wager.shoe].append(p)
+    rows = []
+    for (table, shoe), items in groups.items():
+        coups = [p.wager.coup for p in items]
+        rows.append({"table": table, "shoe": shoe, "first_coup": min(coups), "last_coup": max(coups),
+                     "wagers": len(items), "amount": sum(p.wager.amount for p in items),
+                     "theoretical": -sum(p.wager.amount * p.ev for p in items),
+                     "realized": -sum(p.wager.amount * p.net for p in items),
+                     "seats": sorted({p.wager.seat for p in items if p.wager.seat})})
+    return rows
+
+
+def opportunities(placed: list, column_of) -> tuple[list[float], list[float]]:
+    """(amounts, figures) over a player's opportunities (module notes: session), as floats for the
+    statistics: the amount he placed on each bet of a session at each coup of it (0 where none),
+    and the figure of a model there (``column_of(table, shoe, bet)``: one a coup of the shoe)."""
+    staked = defaultdict(float)
+    sessions = defaultdict(set)
+    for p in placed:
+        w = p.wager
+        staked[w.table, w.shoe, w.coup, w.bet] += float(w.amount)
+        sessions[w.table, w.shoe].add((w.coup, w.bet))
+    amounts, figures = [], []
+    for (table, shoe), items in sessions.items():
+        first, last = min(c for c, _ in items), max(c for c, _ in items)
+        for bet in sorted({b for _, b in items}):
+            figures.extend(column_of(table, shoe, bet)[first - 1:last].tolist())
+            amounts.extend(staked.get((table, shoe, n, bet), 0.0) for n in range(first, last + 1))
+    return amounts, figures
+
+
+class Columns:
+    """Every coup's figure by each model, as floats for the statistics, a column per table, shoe
+    and bet (one a coup of the shoe, in order), made once and shared by the players: the EV before
+    the coup (``counting``), or an information model's innovation (:meth:`Informed.innovation`)."""
+
+    def __init__(self, shoe_coups: dict, informed: Informed):
+        self.shoe_coups, self.informed, self.kept = shoe_coups, informed, {}
+
+    def of(self, model: str):
+        """``column_of(table, shoe, bet)`` for ``model``."""
+        import numpy as np
+
+        def column_of(table: str, shoe: str, bet: str):
+            key = (model, table, shoe, bet)
+            column = self.kept.get(key)
+            if column is None:
+                coups = self.shoe_coups[table, shoe]
+                column = self.kept[key] = np.array(
+                    [float(c.ev[bet]) for c in coups] if model == "counting" else
+                    [float(self.informed.innovation(model, table, c.cards, bet)) for c in coups])
+            return column
+        return column_of
+
+
+def fit(amounts: list[float], evs: list[float]) -> tuple[float | None, float | None]:
+    """(Pearson correlation of amount with EV, least-squares slope: amount per 1.00 of EV), None
+    where either does not vary.
+
+    >>> fit([0, 10, 0, 10], [-0.01, 0.02, -0.02, 0.01])[0] > 0.9
+    True
+    """
+    n = len(amounts)
+    if n < 2:
+        return None, None
+    ma, me = sum(amounts) / n, sum(evs) / n
+    saa = sum((a - ma) ** 2 for a in amounts)
+    see = sum((e - me) ** 2 for e in evs)
+    sae = sum((a - ma) * (e - me) for a, e in zip(amounts, evs))
+    if see <= 1e-30 * n:
+        return None, None
+    slope = sae / see
+    return (sae / math.sqrt(saa * see) if saa > 0 else None), slope
+
+
+def placement_chance(placed: list, column_of, samples: int, seed) -> Chance:
+    """The chance of the permutation test (module notes: chance) under a model's figures
+    (``column_of``: see :func:`opportunities`)."""
+    import numpy as np
+
+    values, amounts, which, observed = {}, [], [], 0.0
+    for p in placed:
+        w = p.wager
+        key = (w.table, w.shoe, w.bet)
+        if key not in values:
+            values[key] = column_of(*key)
+        amounts.append(float(w.amount))
+        which.append(key)
+        observed += float(w.amount) * float(values[key][w.coup - 1])
+    peak = {k: float(np.abs(v).max(initial=0)) for k, v in values.items()}
+    largest = max(a * peak[k] for a, k in zip(amounts, which))
+    bar = observed - 1e-9 * max(largest, 1e-300)
+    placements = 1
+    for k in which:
+        placements *= len(values[k])
+        if placements > EXACT_PLACEMENTS:
+            break
+    if placements <= EXACT_PLACEMENTS:
+        sums = np.zeros(1)
+        for a, k in zip(amounts, which):
+            sums = (sums[:, None] + a * values[k][None, :]).ravel()
+        exact = Fraction(int((sums >= bar).sum()), len(sums))
+        return Chance(float(exact), exact)
+    rng = np.random.default_rng(seed)
+    totals = np.zeros(samples)
+    grouped = defaultdict(list)  # the wagers on one bet in one shoe: placed at once
+    for a, k in zip(amounts, which):
+        grouped[k].append(a)
+    for k, stakes in grouped.items():
+        column = values[k]
+        for part in range(0, len(stakes), 256):  # at most samples x 256 draws in memory
+            chunk = np.array(stakes[part:part + 256])
+            totals += column[rng.integers(0, len(column), (samples, len(chunk)))] @ chunk
+    hits = int((totals >= bar).sum())
+    p = (hits + 1) / (samples + 1)
+    return Chance(p, None, samples, math.sqrt(p * (1 - p) / samples))
+
+
+def peeks(cards: tuple, group: str) -> dict:
+    """model -> the knowledge (``POS=CARDS`` text) of the coup's first card each information model
+    takes, for a coup whose first card is ``cards[0]``; a model that needs the suit is left out
+    where the file gives none.
+
+    >>> peeks(((7, 1), (0, 0)), "7-9")
+    {'card': '1=8h', 'colour': '1=red', 'group': '1=7-9'}
+    """
+    return first_card_peeks(cards[0], group)
+
+
+@lru_cache(maxsize=4096)
+def first_card_peeks(card: tuple, group: str) -> dict:
+    from .knowledge import parse_kinds
+
+    rank, suit = card
+    out = {"card": f"1={card_text(card)}"}
+    if suit is not None:
+        out["colour"] = f"1={COLOURS[SUIT_COLOUR[suit]]}"
+    out["group"] = f"1={group}" if parse_kinds(group)[rank * 4] else f"1={other_ranks(group)}"
+    return out
+
+
+def other_ranks(group: str) -> str:
+    """The ranks not in a group, as a card list.
+
+    >>> other_ranks("7-9")
+    'A,2,3,4,5,6,T,J,Q,K'
+    """
+    from .knowledge import parse_kinds
+
+    kinds = parse_kinds(group)
+    return ",".join(r for i, r in enumerate(RANKS) if not kinds[i * 4])
+
+
+def information_models(placed: list, columns: Columns, samples: int, seed) -> list[Model]:
+    """Each information model's test of a player's wagers, on what only it knows (module notes:
+    model): the sum of amount x its innovation (:meth:`Informed.innovation`) against the same
+    random placements, and the correlation of amount with the innovation over his opportunities."""
+    needs_suits = any(columns.informed.reads_suits(table) for table in {p.wager.table for p in placed})
+    out = []
+    for model in ("card", "colour", "group") if needs_suits else ("card", "group"):
+        amounts, points = opportunities(placed, columns.of(model))
+        beyond, _ = fit(amounts, points)
+        chance = placement_chance(placed, columns.of(model), samples, seed + [len(out) + 1])
+        out.append(Model(model, None, None, None, chance, [], (amounts, points), beyond))
+    return out
+
+
+class Informed:
+    """What an information model knows of a coup, for the bets wagered at each table: the exact
+    EV given what it sees of the coup's first card (:meth:`evs`: analysis.analyse with that
+    knowledge, on the shoe before the coup), and its innovation (:meth:`innovation`)."""
+
+    def __init__(self, deals: dict, table_bets: dict, group: str):
+        self.deals = deals
+        self.group = group
+        self.kept = {}
+        alike = defaultdict(set)  # tables dealt by the same rules from the same shoe share their figures
+        for table, bets in table_bets.items():
+            alike[deals[table].rules, deals[table].start] |= set(bets)
+        families = list(alike)
+        self.family = {t: families.index((deals[t].rules, deals[t].start)) for t in table_bets}
+        self.rules = {t: deals[t].rules.only(sorted(alike[deals[t].rules, deals[t].start])) for t in table_bets}
+        self.suits = {t: any(b.card_level for b in rules.bets) for t, rules in self.rules.items()}
+
+    def reads_suits(self, table: str) -> bool:
+        return self.suits[table]
+
+    def known(self, model: str, table: str, cards: tuple) -> str | None:
+        """What ``model`` knows of a coup with these cards, as ``--known`` takes it: the card's
+        rank alone where no bet of the table reads suits (its EV is then the same whatever its
+        suit, exactly: the ranks left are the same)."""
+        known = peeks(cards, self.group).get(model)
+        if model == "card" and known is not None and not self.reads_suits(table):
+            known = known[:-1] if cards[0][1] is not None else known
+        return known
+
+    def evs(self, model: str, coup: CoupFigures, bet: str, bets: tuple = ()) -> Fraction:
+        """The exact EV of ``bet`` on ``coup`` given what ``model`` sees of its first card (the
+        EV before the coup where the model needs a suit the coup file does not give), worked out
+        with ``bets`` (default: every bet wagered at the table; fewer bets, less work)."""
+        from .analysis import analyse
+        from .knowledge import Knowledge
+
+        key = ("ev", model, coup.table, coup.shoe, coup.number, bets)
+        if key not in self.kept:
+            known = self.known(model, coup.table, coup.cards)
+            rules = self.deals[coup.table].rules.only(bets) if bets else self.rules[coup.table]
+            self.kept[key] = coup.ev if known is None else {
+                r.bet.id: r.ev for r in analyse(rules, coup.before, Knowledge.parse([known]))}
+        return self.kept[key][bet]
+
+    def innovation(self, model: str, table: str, cards: tuple, bet: str) -> Fraction:
+        """What only the model knows of a coup, for ``bet``: the EV given what it sees of the first
+        card, less the EV, both on the table's full shoe (exact; the same function of the first
+        card at every coup of the table, so that the random placements test it as they test the
+        count). Where the player's wagers ignore the card, they are no likelier to fall where it is
+        high than anywhere else."""
+        from .analysis import analyse
+        from .knowledge import Knowledge
+
+        known = self.known(model, table, cards)
+        if known is None:
+            return Fraction(0)
+        key = ("innovation", self.family[table], known)
+        if key not in self.kept:
+            rules, start = self.rules[table], self.deals[table].start
+            before = {r.bet.id: r.ev for r in analyse(rules, start)}
+            self.kept[key] = {r.bet.id: r.ev - before[r.bet.id] for r in analyse(rules, start, Knowledge.parse([known]))}
+        return self.kept[key][bet]
+
+
+# -- the coups of a file or of the pit's store -----------------------------------------------------
+
+
+def deals_from_file(coups_text: str, rules, start: Shoe, table: str, name: str = "coup file") -> dict:
+    """table name -> Deal, for one table's file of coups (as replay reads it)."""
+    from .replay import parse_coups
+
+    shoes = parse_coups(coups_text, name)
+    if not any(s.coups for s in shoes):
+        raise BaccaratError(f"{name}: no coup (one a line: its 4 to 6 cards in dealing order)")
+    for _ in steps(start, shoes, rules.tableau):  # every coup checked before any figure
+        pass
+    return {table: Deal(rules, start, shoes)}
+
+
+def deals_from_store(store, tables: list[str] | None = None) -> dict:
+    """table name -> Deal, for the pit's tables kept in ``store`` (each by its own rules and decks)."""
+    from .rulefile import get_rules
+    from .views.pit import kept_shoe
+
+    out = {}
+    names = tables or [row["name"] for row in store.table_rows()]
+    for name in names:
+        spec = store.table(name)["spec"]
+        numbers = sorted({row["shoe"] for row in store.shoe_rows(name)})
+        shoes = [kept_shoe(store.event_rows(name, shoe=n), n) for n in numbers]
+        out[name] = Deal(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), shoes)
+    return out
+
+
+def with_defaults(wager: Wager, table: str, shoe: str) -> Wager:
+    """The wager, its table and shoe given where it names none."""
+    from dataclasses import replace
+
+    return replace(wager, table=wager.table or table, shoe=wager.shoe or shoe)
+
+
+def parse_level(text: str) -> Fraction:
+    """A level of chance: a per cent or a fraction, above 0 and below 1.
+
+    >>> parse_level("1%"), parse_level("0.05")
+    (Fraction(1, 100), Fraction(1, 20))
+    """
+    raw = str(text).strip()
+    try:
+        value = Fraction(Decimal(raw[:-1]) / 100) if raw.endswith("%") else Fraction(Decimal(raw))
+    except (InvalidOperation, ValueError):
+        raise BaccaratError(f"the level is a chance, such as 1% or 0.01 (got {raw[:40]!r})") from None
+    if not 0 < value < 1:
+        raise BaccaratError(f"the level is a chance above 0 and below 1, such as 1% or 0.01 (got {raw[:40]!r})")
+    return value
+
+
+def parse_group(text: str) -> str:
+    """A group of ranks for the information model (``7-9``, ``6,7,8,9``, ``T-K``): whole ranks,
+    some but not all of them."""
+    from .cards import whole_ranks
+    from .knowledge import parse_kinds
+
+    kinds = parse_kinds(text)
+    if not whole_ranks(kinds) or all(kinds):
+        raise BaccaratError(f"the group is some of the ranks, each whole (such as 7-9 or 6,7,8,9), not {text[:40]!r}")
+    return text

@@ -1,0 +1,375 @@
+"""`baccarat protect` (protect.py): tests that know the answer. Shoes are dealt by the independent
+dealer (tests/dealer.py) to synthetic players: bettors who ignore the cards, a counter who bets a
+side bet when its true count passes a threshold, a counter who bets exactly when the exact EV is
+positive, a player who knows the first card's colour and one who knows its rank group (edge
+sorting). Each wager's EV must be `now`'s at that state (or `--known`'s for the informed models),
+each net the dealer's own settlement; the counters and the informed players flagged with the
+model each follows; the bettors who ignore the cards flagged no more often than the level."""
+
+import itertools
+import json
+import random
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.analysis import analyse
+from analyzer.cards import BaccaratError, Shoe, parse_card
+from analyzer.cli import cli
+from analyzer.knowledge import Knowledge
+from analyzer.protect import Informed, deals_from_file, parse_wagers, review
+from analyzer.rulefile import load_rules
+
+from dealer import deal
+
+RANKS, SUITS = "A23456789TJQK", "shdc"
+RULES = """
+name = "protect-test"
+description = "The standard bets, Dragon 7 and a colour bet"
+
+[counts]
+# Eliot Jacobson's count for Dragon 7 (tags for A, 2..9, and every ten-value card)
+dragon_7_jacobson = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]
+
+[[bets]]
+id = "banker"
+name = "Banker"
+commission = "5%"
+lines = [{ label = "Banker wins", when = { winner = "banker" }, pays = 1 }, { label = "tie", when = { winner = "tie" }, pays = "push" }]
+
+[[bets]]
+id = "player"
+name = "Player"
+lines = [{ label = "Player wins", when = { winner = "player" }, pays = 1 }, { label = "tie", when = { winner = "tie" }, pays = "push" }]
+
+[[bets]]
+id = "tie"
+name = "Tie"
+lines = [{ label = "Tie", when = { winner = "tie" }, pays = 8 }]
+
+[[bets]]
+id = "player_pair"
+name = "Player Pair"
+lines = [{ label = "Player pair", when = { player_pair = true }, pays = 11 }]
+
+[[bets]]
+id = "dragon_7"
+name = "Dragon 7"
+lines = [{ label = "Banker wins with a three-card 7", when = { winner = "banker", banker_total = 7, banker_cards = 3 }, pays = 40 }]
+
+[[bets]]
+id = "player_red"
+name = "Player Red"
+lines = [{ label = "the Player's two cards red", when = { player_1 = { colour = "red" }, player_2 = { colour = "red" } }, pays = 3 }]
+"""
+JACOBSON = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]  # A, 2..9, T; the same count, for the counter here
+
+
+def true_count(before: Shoe, decks: int = 2) -> Fraction:
+    """Jacobson's running count of the cards seen (those gone from a full shoe), per deck left."""
+    seen = [full - left for full, left in zip(Shoe.decks(decks).rank_counts(), before.rank_counts())]
+    return Fraction(52 * sum(JACOBSON[min(r, 9)] * n for r, n in enumerate(seen)), before.size)
+
+
+@pytest.fixture(scope="module")
+def rules(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rules") / "protect.toml"
+    path.write_text(RULES)
+    return load_rules(str(path))
+
+
+def paid(bet: str, outcome: dict, cards: list) -> Fraction:
+    """What a unit on ``bet`` won on a coup, settled from the dealer's outcome alone."""
+    winner = outcome["winner"]
+    if bet == "banker":
+        return Fraction(0) if winner == 0 else Fraction(19, 20) if winner < 0 else Fraction(-1)
+    if bet == "player":
+        return Fraction(0) if winner == 0 else Fraction(1) if winner > 0 else Fraction(-1)
+    if bet == "tie":
+        return Fraction(8) if winner == 0 else Fraction(-1)
+    if bet == "player_pair":
+        return Fraction(11) if outcome["player_pair"] else Fraction(-1)
+    if bet == "dragon_7":
+        return Fraction(40) if winner < 0 and outcome["banker_total"] == 7 and outcome["banker_third"] >= 0 else Fraction(-1)
+    if bet == "player_red":
+        return Fraction(3) if all(c[1] in "hd" for c in outcome["player_hand"][:2]) else Fraction(-1)
+    raise AssertionError(bet)
+
+
+def dealt(seed: int, shoes: int, decks: int = 2, cut: int = 14):
+    """Shoes shuffled and dealt by the independent dealer: [(shoe name, [(cards, outcome)])]."""
+    rng = random.Random(seed)
+    out = []
+    for s in range(1, shoes + 1):
+        cards = [r + x for r in RANKS for x in SUITS] * decks
+        rng.shuffle(cards)
+        at, coups = 0, []
+        while len(cards) - at > cut:
+            outcome = deal(cards[at:at + 6])
+            coups.append((cards[at:at + outcome["cards"]], outcome))
+            at += outcome["cards"]
+        out.append((f"S{s}", coups))
+    return out
+
+
+def coup_file(shoes) -> str:
+    return "".join(f"shoe {name}\n" + "".join(" ".join(c) + "\n" for c, _ in coups) for name, coups in shoes)
+
+
+def moments(shoes, decks: int = 2):
+    """(shoe, coup number, cards, outcome, shoe before it) for every coup, the shoe tracked here."""
+    for name, coups in shoes:
+        shoe = Shoe.decks(decks)
+        for i, (cards, outcome) in enumerate(coups, 1):
+            yield name, i, cards, outcome, shoe
+            shoe = shoe.without_cards([parse_card(c) for c in cards])
+
+
+def wager_file(rows) -> str:
+    return "shoe,coup,player,bet,amount,seat\n" + "".join(f"{s},{c},{p},{b},{a},{seat}\n" for s, c, p, b, a, seat in rows)
+
+
+def ignorers(shoes, seed: int, players: int, bets=("banker", "player", "tie", "player_pair")):
+    """Bettors who ignore the cards: each coup with chance 0.3, a random bet and amount."""
+    rng = random.Random(seed)
+    rows = []
+    for name, i, _, _, _ in moments(shoes):
+        for p in range(players):
+            if rng.random() < 0.3:
+                rows.append((name, i, f"ignorer-{seed}-{p}", rng.choice(bets), rng.choice([5, 10, 25, 100]), p + 1))
+    return rows
+
+
+@pytest.fixture(scope="module")
+def table(rules):
+    """Six two-deck shoes, the five kinds of players, and the review of their wagers."""
+    shoes = dealt(2026, 6)
+    rows, evs = [], {}
+    for name, i, cards, outcome, before in moments(shoes):
+        ev = {r.bet.id: r.ev for r in analyse(rules, before)}
+        evs[name, i] = ev
+        if true_count(before) >= 4:
+            rows.append((name, i, "counter", "dragon_7", 25, 7))
+        for bet, value in ev.items():
+            if value > 0 and bet != "player_red":
+                rows.append((name, i, "perfect", bet, 50, 6))
+        if cards[0][1] in "hd":
+            rows.append((name, i, "colour", "player_red", 25, 5))
+        rows.append((name, i, "colour", "banker", 10, 5))
+        rows.append((name, i, "sorter", "player", 100 if cards[0][0] in "789" else 10, 4))
+    rows += ignorers(shoes, 1, 3)
+    wagers = parse_wagers(wager_file(rows), shoe="")
+    deals = deals_from_file(coup_file(shoes), rules, Shoe.decks(2), "")
+    return shoes, evs, wagers, deals, review(wagers, deals, Fraction(1, 100), samples=2000)
+
+
+def test_every_wager_has_nows_ev_and_the_dealers_settlement(table):
+    shoes, evs, wagers, deals, result = table
+    outcomes = {(name, i): (cards, outcome) for name, i, cards, outcome, _ in moments(shoes)}
+    checked = 0
+    for player in result.players:
+        for p in player.wagers:
+            w = p.wager
+            assert p.ev == evs[w.shoe, w.coup][w.bet]
+            cards, outcome = outcomes[w.shoe, w.coup]
+            assert p.net == paid(w.bet, outcome, cards), (w, cards)
+            checked += 1
+    assert checked == len(wagers)
+    ann = next(r for r in result.players if r.player == "sorter")
+    assert ann.theoretical == -sum(p.wager.amount * evs[p.wager.shoe, p.wager.coup]["player"] for p in ann.wagers)
+    assert ann.realized == -sum(p.wager.amount * paid("player", outcomes[p.wager.shoe, p.wager.coup][1], None)
+                                for p in ann.wagers)
+
+
+def test_the_informed_models_evs_and_innovations_are_knowns(table, rules):
+    """An information model's EV of a wager is `--known`'s on the shoe before the coup; its
+    innovation, `--known`'s on the full shoe less the EV there."""
+    from analyzer.protect import coup_figures
+
+    shoes, _, _, deals, _ = table
+    bets = ["player", "player_red"]
+    informed = Informed(deals, {"": set(bets)}, "7-9")
+    figures = coup_figures("", deals[""], bets)
+    full = {r.bet.id: r.ev for r in analyse(rules.only(bets), Shoe.decks(2))}
+    for name, i, cards, _, before in list(moments(shoes))[::17]:
+        for model, known in (("card", f"1={cards[0]}"), ("colour", "1=" + ("red" if cards[0][1] in "hd" else "black")),
+                             ("group", "1=7-9" if cards[0][0] in "789" else "1=A,2,3,4,5,6,T,J,Q,K")):
+            given = Knowledge.parse([known])
+            expected = {r.bet.id: r.ev for r in analyse(rules.only(bets), before, given)}
+            innovation = {r.bet.id: r.ev - full[r.bet.id] for r in analyse(rules.only(bets), Shoe.decks(2), given)}
+            for bet in bets:
+                assert informed.evs(model, figures[name, i], bet) == expected[bet]
+                assert informed.innovation(model, "", tuple(map(parse_card, cards)), bet) == innovation[bet]
+
+
+def test_counters_and_informed_players_are_flagged_with_their_model(table):
+    result = table[4]
+    by_name = {r.player: r for r in result.players}
+    assert by_name["perfect"].flagged and by_name["perfect"].fits == "counting"
+    assert by_name["perfect"].share_positive == 1
+    assert by_name["counter"].flagged and by_name["counter"].fits == "counting"
+    assert by_name["colour"].flagged and by_name["colour"].fits == "colour"
+    assert by_name["sorter"].flagged and by_name["sorter"].fits == "group"
+    assert by_name["sorter"].correlation is None or by_name["sorter"].correlation < 0.3  # nothing of it shows in the count
+    assert [r.player for r in result.players[:4]] and all(r.flagged for r in result.players[:4])
+    assert not any(r.flagged for r in result.players if r.player.startswith("ignorer"))
+
+
+def test_bettors_who_ignore_the_cards_are_flagged_no_more_often_than_the_level(rules):
+    """Over many seeds, 160 bettors who ignore the cards, reviewed at the 10% level: flagged at
+    most as often as a binomial(160, 10%) exceeds with chance 1 in 1,000 (29)."""
+    standard = rules.only(["banker", "player", "tie", "player_pair"])
+    flagged = total = 0
+    for seed in range(8):
+        shoes = dealt(100 + seed, 2)
+        wagers = parse_wagers(wager_file(ignorers(shoes, seed, 20)), shoe="")
+        result = review(wagers, deals_from_file(coup_file(shoes), standard, Shoe.decks(2), ""), Fraction(1, 10),
+                        samples=500, seed=seed)
+        flagged += sum(r.flagged for r in result.players)
+        total += len(result.players)
+    assert total == 160
+    assert flagged <= 29
+
+
+def test_a_few_wagers_chance_is_counted_exactly(rules):
+    """Two wagers in a shoe of about 20 coups: 400 placements or so, counted exactly, equal to a
+    count over every placement in Fractions here."""
+    shoes = dealt(7, 1)
+    every = list(moments(shoes))
+    evs = [{r.bet.id: r.ev for r in analyse(rules, before)}["tie"] for *_, before in every]
+    rows = [("S1", 3, "two", "tie", 10, 1), ("S1", len(every), "two", "tie", 30, 1)]
+    result = review(parse_wagers(wager_file(rows), shoe=""), deals_from_file(coup_file(shoes), rules, Shoe.decks(2), ""))
+    chance = result.players[0].chance
+    observed = 10 * evs[2] + 30 * evs[-1]
+    hits = sum(10 * a + 30 * b >= observed for a, b in itertools.product(evs, evs))
+    assert chance.exact == Fraction(hits, len(evs) ** 2)
+    assert chance.samples is None
+
+
+def test_the_command_line_writes_the_review_report_and_workbook(tmp_path, rules):
+    shoes = dealt(2026, 6)
+    rows = [(name, i, "sorter", "player", 100 if cards[0][0] in "789" else 10, 4) for name, i, cards, _, _ in moments(shoes)]
+    (tmp_path / "coups.txt").write_text(coup_file(shoes))
+    (tmp_path / "wagers.csv").write_text(wager_file(rows + ignorers(shoes, 3, 2)))
+    result = CliRunner().invoke(cli, ["protect", str(tmp_path / "wagers.csv"), "--shoe", str(tmp_path / "coups.txt"),
+                                      "--decks", "2", "--report", str(tmp_path / "review"), "--xlsx",
+                                      str(tmp_path / "wagers.xlsx"), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    first = data["players"][0]
+    assert first["player"] == "sorter" and first["flagged"] and first["model"] == "group"
+    assert first["coups"] and all(Fraction(c["model_ev"]) > 0 for c in first["coups"])
+    for name in ("report.html", "report.pdf", "report.xlsx", "report.json", "charts/sizes-sorter.svg",
+                 "charts/win-sorter.svg", "tables/players.csv"):
+        assert (tmp_path / "review" / name).stat().st_size > 0, name
+    assert (tmp_path / "review" / "report.pdf").read_bytes().startswith(b"%PDF")
+    assert (tmp_path / "wagers.xlsx").read_bytes().startswith(b"PK")
+    text = CliRunner().invoke(cli, ["protect", str(tmp_path / "wagers.csv"), "--shoe", str(tmp_path / "coups.txt"),
+                                    "--decks", "2"]).output
+    assert "FLAG: first card 7-9" in text and "sorter" in text
+
+
+@pytest.mark.parametrize("row, message", [
+    ("S1,3,ann,dragon7,10,1", "wagers.csv, line 3: rule set 'standard' has no bet 'dragon7'"),
+    ("S1,999,ann,tie,10,1", "wagers.csv, line 3: coup 999 was not dealt (shoe 'S1' has"),
+    ("S1,3,ann,tie,-5,1", "wagers.csv, line 3: amount -5 is not positive"),
+    ("S1,3,ann,tie,5000000000,1", "wagers.csv, line 3: amount 5000000000 is more than 1,000,000,000"),
+    ("S1,3,ann,tie,ten,1", "wagers.csv, line 3: amount 'ten' is not a number"),
+    ("S1,0,ann,tie,5,1", "wagers.csv, line 3: coup is the coup's number in its shoe, from 1"),
+    ("S9,3,ann,tie,5,1", "wagers.csv, line 3: no shoe 'S9' was dealt (shoes: 'S1')"),
+    ("S1,3,ann,tie", "wagers.csv, line 3: 4 values for 6 columns"),
+])
+def test_bad_wagers_are_refused_by_their_line(tmp_path, row, message):
+    shoes = dealt(5, 1)
+    (tmp_path / "coups.txt").write_text(coup_file(shoes))
+    (tmp_path / "wagers.csv").write_text(wager_file([("S1", 1, "bob", "banker", 10, 2)]) + row + "\n")
+    result = CliRunner().invoke(cli, ["protect", str(tmp_path / "wagers.csv"), "--shoe", str(tmp_path / "coups.txt"),
+                                      "--decks", "2", "--report", str(tmp_path / "review")])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: ") and message in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "review").exists()  # nothing written half-way
+
+
+def test_a_coup_file_that_is_not_the_wagers_shoe_is_refused(tmp_path):
+    shoes = dealt(5, 1)
+    (tmp_path / "coups.txt").write_text(coup_file(shoes))
+    (tmp_path / "wagers.csv").write_text("coup,player,bet,amount\n3,ann,tie,10\n")
+    runner = CliRunner()
+    (tmp_path / "two.txt").write_text(coup_file(shoes + [("S2", shoes[0][1][:3])]))
+    result = runner.invoke(cli, ["protect", str(tmp_path / "wagers.csv"), "--shoe", str(tmp_path / "two.txt"), "--decks", "2"])
+    assert result.exit_code == 1 and "line 2: the wager names no shoe, and the coups hold 2 shoes" in result.output
+    one = runner.invoke(cli, ["protect", str(tmp_path / "wagers.csv"), "--shoe", str(tmp_path / "coups.txt"), "--decks", "1"])
+    assert one.exit_code == 1 and one.output.startswith("Error: line ") and "not" in one.output, one.output
+
+
+def test_json_wagers_and_their_errors():
+    wagers = parse_wagers('[{"coup": 2, "player": "ann", "bet": "tie", "amount": 12.5, "seat": 3}]', shoe="1")
+    assert wagers[0].amount == Fraction(25, 2) and wagers[0].seat == "3"
+    with pytest.raises(BaccaratError, match=r"wager file, record 1: amount 1E\+400 is more than 1,000,000,000"):
+        parse_wagers('[{"coup": 2, "player": "ann", "bet": "tie", "amount": 1e400}]')
+    with pytest.raises(BaccaratError, match="record 2: no player"):
+        parse_wagers('[{"coup": 2, "player": "ann", "bet": "tie", "amount": 1}, {"coup": 2, "bet": "tie", "amount": 1}]')
+    with pytest.raises(BaccaratError, match="not valid JSON"):
+        parse_wagers('[{"coup": 2,')
+
+
+# -- wagers from a table system's feed, kept with their EV, reviewed from the pit's database ---------
+
+
+def post(client, path, body):
+    answer = client.post(path, data=json.dumps(body), content_type="application/json")
+    return answer.status_code, answer.get_json()
+
+
+def test_wagers_fed_to_a_table_are_kept_with_their_ev_and_reviewed(tmp_path):
+    from analyzer.store import Store
+    from analyzer.web import api
+    from analyzer.web.app import create_app
+    from analyzer.web.pit import Pit
+
+    url = f"sqlite:///{tmp_path / 'pit.sqlite'}"
+    pit = Pit(url)
+    client = create_app(api.Limits(rate=10_000, burst=10_000), pit=pit).test_client()
+    assert post(client, "/api/tables", {"name": "bac-1", "rules": "standard", "decks": 2, "burn": "none"})[0] == 201
+    after = 0
+    shoes = dealt(2026, 3)
+    for number, (_, coups) in enumerate(shoes, 1):
+        after = post(client, "/api/tables/bac-1/events", {"type": "shoe", "after": after})[1]["event"]
+        shoe = Shoe.decks(2)
+        for i, (cards, _) in enumerate(coups, 1):
+            ev = {r.bet.id: r.ev for r in analyse("standard", shoe)}
+            wagers = [{"player": "sorter", "bet": "player", "amount": 100 if cards[0][0] in "789" else 10, "seat": 4},
+                      {"player": "flat", "bet": "banker", "amount": "12.50", "seat": 1}]
+            status, kept = post(client, "/api/tables/bac-1/wagers", {"after": after, "wagers": wagers})
+            assert status == 201 and (kept["shoe"], kept["coup"]) == (number, i)
+            assert Fraction(kept["ev"]["player"]) == ev["player"] and Fraction(kept["ev"]["banker"]) == ev["banker"]
+            after = post(client, "/api/tables/bac-1/events", {"type": "coup", "cards": cards, "after": after})[1]["event"]
+            shoe = shoe.without_cards([parse_card(c) for c in cards])
+    # a wager sent after the coup was dealt: 409, nothing kept; a bad one: 400 naming it, nothing kept
+    stale = post(client, "/api/tables/bac-1/wagers", {"after": after - 1, "wagers": [{"player": "x", "bet": "tie", "amount": 5}]})
+    assert stale[0] == 409
+    bad = post(client, "/api/tables/bac-1/wagers", {"after": after, "wagers": [
+        {"player": "x", "bet": "tie", "amount": 5}, {"player": "x", "bet": "dragon7", "amount": 5}]})
+    assert bad[0] == 400 and bad[1]["error"].startswith("wager 2: table 'bac-1' deals no bet 'dragon7'")
+    kept = list(Store(url, create=False).wager_rows())
+    assert len(kept) == 2 * sum(len(coups) for _, coups in shoes) and all(r["player"] != "x" for r in kept)
+    assert kept[1]["amount"] == "12.5"
+    answer = client.get("/api/protect?level=5%25")
+    assert answer.status_code == 200, answer.get_json()
+    players = answer.get_json()["players"]
+    assert [p["player"] for p in players] == ["sorter", "flat"]
+    assert players[0]["flagged"] and players[0]["model"] == "group"
+    assert client.get("/api/protect?table=bac-9").status_code == 404
+    assert client.get("/protect").status_code == 200
+    pit.close()
+    # the command line reads the same wagers and the same shoes from the database
+    result = CliRunner().invoke(cli, ["protect", "--db", url, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["players"][0]["player"] == "sorter" and data["players"][0]["model"] == "group"
+    evs = {(w["shoe"], w["coup"], w["bet"]): w["ev"] for p in data["players"] for w in p["wager_list"]}
+    assert all(evs[str(r["shoe"]), r["coup"], r["bet"]] == r["ev"] for r in kept)  # the EV kept is the EV reviewed
+    refused = CliRunner().invoke(cli, ["protect", "--db", url, "--rules", "catalog"])
+    assert refused.exit_code == 1 and "leave out --rules" in refused.output
