@@ -644,13 +644,14 @@ def written(path: str | None, make) -> None:
 
 
 @cli.command(context_settings=CONTEXT)
-@click.argument("wagers", metavar="WAGERS", required=False)
+@click.argument("wagers", metavar="[WAGERS]", required=False)
 @click.option("--shoe", "coups", metavar="COUPS", help="The file of the coups the wagers were placed on, as replay "
               "reads it (its 'shoe ID' lines name the shoes the wagers' shoe column names).")
 @click.option("--rules", metavar="NAME|FILE", help="The table's rule set (default standard; with --db: each table's own).")
 @click.option("--decks", metavar="N", help="Number of 52-card decks each shoe started with (default 8).")
 @click.option("--table", "table", metavar="NAME", help="The name of the table the coups were dealt at (default: the one "
-              "the wagers name); with --db, the table to review (default: every table).")
+              "the wagers name); with --db, the table to review (default: every table), or the table of the rows of "
+              "WAGERS that name none.")
 @db_option
 @click.option("--since", metavar="TIME", help="With --db: the wagers kept at this time or later (a date, or a date "
               "and time, UTC).")
@@ -658,8 +659,9 @@ def written(path: str | None, make) -> None:
 @click.option("--sessions", is_flag=True, help="One row a session (a player's wagers at a table in a shoe) instead of "
               "one a player.")
 @click.option("--level", default="1%", show_default=True, metavar="CHANCE",
-              help="Flag a player whose chance is at most this (a player who ignores the cards is flagged this often "
-                   "at most): a per cent or a fraction.")
+              help="Flag a player whose adjusted chance (his chance times the tests weighed) is at most this: a player "
+                   "whose wagers ignore the cards is then flagged this often at most, where the tests' assumptions "
+                   "hold (see the guide). A per cent or a decimal fraction.")
 @click.option("--samples", default=2000, show_default=True, type=click.IntRange(100, 1_000_000),
               help="Random placements of a player's wagers where they are too many to count exactly.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Seed of those placements.")
@@ -681,12 +683,13 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
     WAGERS, a CSV file with a header line (or a JSON list of records), has a wager a line: its
     coup (its number in the shoe, from 1), player, bet (an id of the rules) and amount, and its
     table, shoe and seat where there are several. The coups are a file (--shoe, as `replay` reads
-    it) or the shoes kept in the pit's database (--db: each wager's table and shoe, by number).
-    Per player: amount wagered, the house's theoretical and realized win, the share wagered at
-    positive EV, how wager size follows EV (correlation, and the amount added per +1% of EV),
-    the chance that his wagers placed at random coups of the same shoes would have expected as
-    much, and for a flagged player the model his wagers follow: counting (the shoe before the
-    coup) or information (something of the coup's first card). JSON: every figure exact.
+    it) or the shoes kept in the pit's database (--db: each wager's table and shoe, by number);
+    with --db and no WAGERS, the wagers kept there (--since, --until for a period). Per player:
+    amount wagered, the house's theoretical and realized win, the share wagered at positive EV,
+    how wager size follows EV (correlation, and the amount added per +1% of EV), the chance that
+    his wagers placed at random coups of the same shoes would have expected as much, and for a
+    flagged player the model his wagers follow: counting (the shoe before the coup) or
+    information (something of the coup's first card). JSON: every figure exact.
     """
     reviewing = LazyModule("analyzer.protect")
     chance = reviewing.parse_level(level)
@@ -705,15 +708,23 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
     reviewing.parse_group(group)
     if out is not None:
         par.check_destination(out, force)
+    if xlsx_file is not None:
+        writable(xlsx_file, out)
     if db is not None:
         store = tables_kept.Store(db, create=False)
-        placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file"), wagers) if wagers else \
-            reviewing.wagers_from_store(store, [table] if table else None, since, until)
+        if table:
+            store.table_id(table)  # no such table: said before anything is read
+        if wagers:
+            placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file", userfiles.LARGE_FILE), wagers,
+                                            table=table or "")
+        else:
+            placed = reviewing.wagers_from_store(store, [table] if table else None, since, until)
         if not placed:
-            raise click.ClickException(f"no wager is kept{f' at table {table!r}' if table else ''} in {store.url}")
-        deals = reviewing.deals_from_store(store, sorted({w.table for w in placed}))
+            raise click.ClickException(f"no wager is kept{f' at table {table!r}' if table else ''} in {store.url}"
+                                       f"{' in that period' if since or until else ''}")
+        deals = reviewing.deals_from_store(store, sorted({w.table for w in placed}), {(w.table, w.shoe) for w in placed})
     else:
-        placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file"), wagers)
+        placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file", userfiles.LARGE_FILE), wagers)
         names = sorted({w.table for w in placed if w.table})
         if len(names) > 1:
             raise click.ClickException(f"the wagers name {len(names)} tables ({', '.join(names[:3])}...), and one file "
@@ -727,7 +738,7 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
         placed = [reviewing.with_defaults(w, name, only[0].name if len(only) == 1 else "") for w in placed]
     review = reviewing.review(placed, deals, chance, samples, seed, group, pending=db is not None and not wagers)
     view = views.protect.sessions_table(review) if sessions else views.protect.protect(review, group)
-    written(xlsx_file, lambda: views.protect.workbook(review))
+    workbook = views.protect.workbook(review) if xlsx_file is not None else None  # made before anything is written
     if out is not None:
         words = ["baccarat", "protect"] + ([wagers] if wagers else [])
         for option, value in (("--shoe", coups), ("--rules", rules), ("--decks", decks), ("--table", table),
@@ -737,7 +748,20 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
                 words += [option, value]
         command = shlex.join(words)
         par.write(par.files(LazyModule("analyzer.report.protect").build(review, group, command)), out, force)
+    written(xlsx_file, lambda: workbook)
     emit(narrowed(view, wide, fmt), fmt, exact)
+
+
+def writable(path: str, folder: str | None) -> None:
+    """Refuse, before any work, a workbook that cannot be written where asked, or that would be
+    written inside the report folder (which is the report's alone)."""
+    from pathlib import Path
+
+    target = Path(path).absolute()
+    if folder is not None and target.is_relative_to(Path(folder).absolute()):
+        raise click.ClickException(f"--xlsx: {path} is inside the --report folder {folder}: write it elsewhere")
+    if target.is_dir() or not os.access(target.parent, os.W_OK | os.X_OK):
+        raise click.ClickException(f"--xlsx: cannot write {path} (not a file in a writable folder)")
 
 
 @cli.command(context_settings=CONTEXT)

@@ -12,13 +12,20 @@ realized      the house's realized win: the sum of amount x (-net) the wagers we
 session       a player's wagers at one table in one shoe. His opportunities in it are every coup
               from his first wager to his last, on each bet he wagered in it (amount 0 where he
               did not bet): how wager size follows EV (correlation and slope) is measured over them.
-chance        the chance that the same wagers, each placed at a coup chosen at random (uniformly
-              and independently) within its shoe, would have had an expected win at least as
-              high as his (the sum of amount x EV). Counted exactly when the placements number
-              at most EXACT_PLACEMENTS (a Fraction), else estimated from ``samples`` random
-              placements as (hits + 1) / (samples + 1), with its standard error. The sums are
-              compared in float64, an equal sum (within 1e-9 of the largest term) counting as
-              "at least as high": ties favour the player.
+bundle        a player's wagers at one coup, at every seat he plays: they move together.
+chance        the chance that the same wagers, placed at random coups of the same shoes, would have
+              had an expected win (the sum of amount x EV) at least as high as his, by two tests.
+              ``within``: in each session the bundles between his first and his last are each
+              placed at a coup drawn at random strictly between them (the first and last stay:
+              they make the session; a test that moved them would compare a window's ends, always
+              in it, with coups that seldom are, and the last coups of a shoe swing most).
+              ``shift``: each session is moved whole, its spacing kept, to a start drawn at random
+              where it fits in its shoe (a player who sits only while the count is good). Counted
+              exactly when the placements number at most EXACT_PLACEMENTS (a Fraction), else
+              estimated from ``samples`` random placements as (hits + 1) / (samples + 1), with
+              its standard error. Sums within 1e-9 of the largest values count as "at least as
+              high": ties favour the player. The chance shown is adjusted for the tests weighed
+              (the union bound: see flag), min(1, tests x chance).
 model         what a player's wagers follow. A counter follows the EV of the shoe before the
               coup (``counting``). A player who knows something he should not follows the EV
               given something of the coup's first card (``--known 1=...`` in the tool's terms):
@@ -33,14 +40,18 @@ model         what a player's wagers follow. A counter follows the EV of the sho
               the largest correlation of amount with its innovation), else counting; for it the
               exact EV of each of his wagers given what it sees is worked out too (``--known``'s
               figure on the shoe before the coup).
-flag          a player is flagged when the chance under counting is at most level / 2, or when
-              the chance of an information model is at most level / (2 x the models tried).
-              By the union bound, a player whose wagers ignore the cards is flagged with a chance
-              of at most ``level``.
+flag          a player is flagged when an adjusted chance is at most ``level``: counting's two
+              tests are each weighed at level / 4, the information models' at level / (2 x the
+              models tried). By the union bound, a player whose wagers ignore the cards is flagged
+              with a chance of at most ``level``, where the null hypothesis holds (below).
 
-The chance's null hypothesis is that the coups a player bet on were chosen without regard to
-the cards. Its placements are drawn with replacement: wagers at distinct coups (as real ones
-are) vary less than that, so the test is conservative.
+The null hypothesis is that the cards had no say in where a player's bundles fell: within a
+session, which coups between the first and the last got which bundle (the test ``within``, and the
+information models'); and, for ``shift``, where in the shoe the session began. The placements are
+drawn with replacement, which a real session's distinct coups vary less than (conservative). The
+shift test takes every start of a session as equally likely; a player who ignores the cards but
+sits only at the end of shoes, where the EVs swing most, is flagged by it more often than the
+level says (and one who sits at their start, less often).
 """
 
 from __future__ import annotations
@@ -61,12 +72,13 @@ from .cards import COLOURS, RANKS, SUIT_COLOUR, SUITS, Shoe
 from .errors import BaccaratError
 from .replay import ShoeDealt, card_text, steps
 
-MAX_WAGERS = 2_000_000  # rows in a file of wagers (a week of a 20-table pit)
+MAX_WAGERS = 500_000  # wagers in one review (two days of a 20-table pit: about 1 GB of memory)
 MAX_AMOUNT = 10**9  # one wager
 MAX_TEXT = 80  # characters of a player, seat, table, shoe or bet name
 REQUIRED = ("coup", "player", "bet", "amount")
 OPTIONAL = ("table", "shoe", "seat")
 EXACT_PLACEMENTS = 100_000
+DRAWS = 4_000_000  # random draws held at once by the sampled test (32 MB)
 SAMPLES = 2_000
 LEVEL = Fraction(1, 100)
 GROUP = "7-9"
@@ -125,15 +137,17 @@ def csv_rows(text: str, name: str):
     reader = csv.reader(io.StringIO(text))
     try:
         header = next(reader, None)
+        while header is not None and not any(h.strip() for h in header):  # blank lines before the header
+            header = next(reader, None)
         if header is None:
             raise BaccaratError(f"{name}: empty (a header line with {', '.join(REQUIRED)}, then one wager a line)")
         columns = [h.strip().lower() for h in header]
         missing = [c for c in REQUIRED if c not in columns]
         if missing:
-            raise BaccaratError(f"{name}, line 1: the header has no {', '.join(missing)} column (it needs "
-                                f"{', '.join(REQUIRED)}; {', '.join(OPTIONAL)} where there are several)")
+            raise BaccaratError(f"{name}, line {reader.line_num}: the header has no {', '.join(missing)} column (it "
+                                f"needs {', '.join(REQUIRED)}; {', '.join(OPTIONAL)} where there are several)")
         if len(set(columns)) != len(columns):
-            raise BaccaratError(f"{name}, line 1: a column is named twice")
+            raise BaccaratError(f"{name}, line {reader.line_num}: a column is named twice")
         for values in reader:
             if not any(v.strip() for v in values):
                 continue
@@ -148,7 +162,10 @@ def wager_of(record, where: str, number: int, table: str, shoe: str) -> Wager:
     """One wager from a record (column -> value), checked."""
     if not isinstance(record, dict):
         raise BaccaratError(f"{where}: a wager is a record with {', '.join(REQUIRED)}")
-    record = {str(k).strip().lower(): v for k, v in record.items()}
+    keys = [str(k).strip().lower() for k in record]
+    if len(set(keys)) != len(keys):
+        raise BaccaratError(f"{where}: a field is given twice (names are read without regard to case)")
+    record = dict(zip(keys, record.values()))
     missing = [c for c in REQUIRED if record.get(c) in (None, "")]
     if missing:
         raise BaccaratError(f"{where}: no {', '.join(missing)}")
@@ -166,6 +183,9 @@ def name_of(value, where: str, column: str, default: str) -> str:
     text = str(value).strip()
     if len(text) > MAX_TEXT or not text.isprintable():
         raise BaccaratError(f"{where}: {column} is at most {MAX_TEXT} printable characters (got {text[:40]!r}...)")
+    if text[:1] in ("=", "+", "@") or (text[:1] == "-" and not text[1:].isdigit()):
+        raise BaccaratError(f"{where}: {column} {text[:40]!r} begins as a spreadsheet formula does (=, +, - or @): "
+                            "a report's tables would run it")
     return text
 
 
@@ -177,23 +197,27 @@ def coup_of(value, where: str) -> int:
 
 
 def amount_of(value, where: str) -> Fraction:
-    """An amount: a positive number, at most MAX_AMOUNT, to the cent at most (4 decimal places)."""
+    """An amount: a positive decimal number (ASCII digits, at most 4 decimal places that are not
+    0), at most MAX_AMOUNT.
+
+    >>> amount_of("12.50", "w"), amount_of(7, "w"), amount_of("1.00000", "w")
+    (Fraction(25, 2), Fraction(7, 1), Fraction(1, 1))
+    """
     if isinstance(value, bool):
         raise BaccaratError(f"{where}: amount {value!r} is not a number")
     text = str(value).strip()
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        raise BaccaratError(f"{where}: amount {text[:40]!r} is not a number") from None
-    if not amount.is_finite() or len(text) > 20:
-        raise BaccaratError(f"{where}: amount {text[:40]!r} is not a number of at most 20 characters")
+    if isinstance(value, Decimal) and value.is_finite() and abs(value.adjusted()) < 30:
+        text = format(value, "f")  # a JSON number, exponent written out
+    if not re.fullmatch(r"-?[0-9]{1,20}(\.[0-9]{1,20})?", text):
+        raise BaccaratError(f"{where}: amount {text[:40]!r} is not a number (digits, a point and decimals: 25 or 12.50)")
+    amount = Fraction(Decimal(text))
     if amount <= 0:
         raise BaccaratError(f"{where}: amount {text} is not positive (a wager stakes something)")
     if amount > MAX_AMOUNT:
         raise BaccaratError(f"{where}: amount {text} is more than {MAX_AMOUNT:,} (a unit slip?)")
-    if amount.as_tuple().exponent < -4:
+    if (amount * 10**4).denominator != 1:
         raise BaccaratError(f"{where}: amount {text} has more than 4 decimal places")
-    return Fraction(amount)
+    return amount
 
 
 def amount_text(amount: Fraction) -> str:
@@ -211,30 +235,34 @@ def period(text: str | None, name: str) -> str | None:
     """A time as the store keeps it (UTC, ``2026-11-26T08:00:00Z``) from a date or a date and
     time (taken as UTC).
 
-    >>> period("2026-11-26", "since"), period("2026-11-26T08:30", "until")
-    ('2026-11-26T00:00:00Z', '2026-11-26T08:30:00Z')
+    >>> period("2026-11-26", "since"), period("2026-11-26T08:30", "until"), period("2026-11-26T08:00+05:00", "since")
+    ('2026-11-26T00:00:00Z', '2026-11-26T08:30:00Z', '2026-11-26T03:00:00Z')
     """
     from datetime import datetime
 
     if text is None:
         return None
+    from datetime import timezone
+
     try:
         moment = datetime.fromisoformat(text.strip().removesuffix("Z"))
     except ValueError:
         raise BaccaratError(f"{name}: a date or a date and time, such as 2026-11-26 or 2026-11-26T08:00 (UTC), "
                             f"not {text[:40]!r}") from None
+    if moment.tzinfo is not None:  # an offset given: the same moment in UTC
+        moment = moment.astimezone(timezone.utc)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def wagers_from_store(store, tables: list[str] | None = None, since: str | None = None,
-                      until: str | None = None) -> list[Wager]:
+                      until: str | None = None, most: int = MAX_WAGERS) -> list[Wager]:
     """The wagers kept in the pit's store (of ``tables``, else of all), each named by its id in
     errors (each is reviewed by the EV its kept shoe gives: the one it was kept with, unless a
     correction changed a coup before it since)."""
     out = []
     for row in store.wager_rows(tables, period(since, "since"), period(until, "until")):
-        if len(out) >= MAX_WAGERS:
-            raise BaccaratError(f"more than {MAX_WAGERS:,} wagers kept: review fewer tables at a time")
+        if len(out) >= most:
+            raise BaccaratError(f"more than {most:,} wagers kept: review fewer tables, or a shorter period, at a time")
         out.append(Wager(row["id"], row["table"], str(row["shoe"]), row["coup"], row["seat"], row["player"], row["bet"],
                          Fraction(row["amount"]), f"wager {row['id']} of table {row['table']!r}"))
     return out
@@ -250,6 +278,7 @@ class Deal:
     rules: object
     start: Shoe
     shoes: list
+    source: str = ""  # where the coups come from, for errors: a file's name, or "table NAME"
 
 
 @dataclass
@@ -266,6 +295,7 @@ class CoupFigures:
     ev: dict
     variance: dict
     net: dict
+    closed: frozenset = frozenset()  # bets across coups that their rules do not let be placed before this coup
 
 
 def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
@@ -274,7 +304,8 @@ def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
     import numpy as np
 
     from .batch import evaluate_many
-    from .simulate import exact_nets, settled_lines
+    from .layout import coup_fields
+    from .simulate import exact_nets, placed, settled_lines
 
     rules = deal.rules.only(bets)
     for bet in rules.bets:
@@ -286,12 +317,16 @@ def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
     card_level = [b.id for b in rules.bets if b.card_level]
     for step in moments:
         if card_level and any(suit is None for _, suit in step.coup.cards):
-            raise BaccaratError(f"table {name!r}, line {step.coup.line}: the coup gives a card without its suit, and "
+            raise BaccaratError(f"{deal.source or f'table {name!r}'}, line {step.coup.line}: the coup gives a card "
+                                "without its suit, and "
                                 f"bet {card_level[0]!r} reads suits (write each card with its suit, such as 9h)")
     batch = evaluate_many(rules, [m.before for m in moments])
     kinds = np.array([places_of(m.coup.cards, rules.tableau) for m in moments], np.int64)
     shoe_index = {s: i for i, s in enumerate(dict.fromkeys(m.shoe for m in moments))}
-    nets = exact_nets(rules, settled_lines(rules, kinds, np.array([shoe_index[m.shoe] for m in moments])))
+    shoe_of = np.array([shoe_index[m.shoe] for m in moments])
+    nets = exact_nets(rules, settled_lines(rules, kinds, shoe_of))
+    fields = coup_fields(kinds)
+    open_ = {bet.id: placed(bet, shoe_of, fields) for bet in rules.bets if bet.series is not None}
     out = {}
     for i, m in enumerate(moments):
         results = batch.results(i)
@@ -299,7 +334,8 @@ def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
             name, m.shoe, m.number, m.coup.line, m.coup.cards, m.before,
             {r.bet.id: r.ev for r in results},
             {r.bet.id: (r.variance if r.bet.series is None else None) for r in results},
-            {bet.id: nets[i][b] for b, bet in enumerate(rules.bets)})
+            {bet.id: nets[i][b] for b, bet in enumerate(rules.bets)},
+            frozenset(bet for bet, mask in open_.items() if not mask[i]))
     return out
 
 
@@ -343,26 +379,35 @@ class Placed:
 
 @dataclass
 class Chance:
-    """The chance of the permutation test: exact (a Fraction, ``samples`` None) or estimated."""
+    """The chance of one placement test (``test``: ``shift`` or ``within``): exact (a Fraction,
+    ``samples`` None) or estimated; ``factor`` the tests it is weighed against (the union bound):
+    ``adjusted`` = min(1, factor x chance) is what is compared with the level."""
 
     value: float
     exact: Fraction | None = None
     samples: int | None = None
     error: float | None = None
+    test: str = "within"
+    factor: int = 1
+
+    @property
+    def adjusted(self) -> float:
+        return min(1.0, self.factor * self.value)
 
     def text(self) -> str:
-        """The chance to two significant figures: exact, or with its standard error.
+        """The adjusted chance to two significant figures: exact, or with its standard error.
 
-        >>> Chance(0.0123, Fraction(123, 10000)).text(), Chance(0.25, None, 2000, 0.0097).text()
-        ('0.012 (exact)', '0.25 ± 0.0097')
+        >>> Chance(0.0123, Fraction(123, 10000)).text(), Chance(0.025, None, 2000, 0.0035, factor=4).text()
+        ('0.012 (exact)', '0.1 ± 0.014')
         """
         if self.exact is not None:
-            return f"{float(self.exact):.2g} (exact)"
-        return f"{self.value:.2g} ± {self.error:.2g}"
+            return f"{min(1, self.factor * float(self.exact)):.2g} (exact)"
+        return f"{self.adjusted:.2g} ± {self.factor * self.error:.2g}"
 
     def data(self) -> dict:
-        return {"chance": self.exact if self.exact is not None else self.value,
-                "exact": self.exact is not None, "samples": self.samples, "standard_error": self.error}
+        return {"chance": self.exact if self.exact is not None else self.value, "test": self.test,
+                "exact": self.exact is not None, "samples": self.samples, "standard_error": self.error,
+                "tests_weighed": self.factor, "adjusted": self.adjusted}
 
 
 @dataclass
@@ -409,6 +454,7 @@ class Review:
     tables: dict
     coups: int
     pending: int = 0  # wagers kept on a coup not dealt yet, set aside
+    bets: tuple = ()  # the bets wagered (of the first table that deals each)
 
 
 MODEL_NAMES = {"counting": "the EV of the shoe before the coup (counting)",
@@ -439,6 +485,12 @@ def review(wagers: list[Wager], deals: dict, level: Fraction = LEVEL, samples: i
         raise BaccaratError(f"the level is a chance between 0 and 1 (got {level})")
     if not 100 <= samples <= 1_000_000:
         raise BaccaratError(f"the placements sampled are 100 to 1,000,000 (got {samples:,})")
+    needed = math.ceil(6 / level) - 1  # an information model's sampled chance, 1 / (samples + 1), weighed 6 times
+    if samples < needed:
+        raise BaccaratError("{samples} is " + f"{samples:,}: a sampled chance is at least 1 / {samples + 1:,}, and at "
+                            f"the level {float(level):.4g} an information model flags only below 1 / {float(6 / level):,.0f} "
+                            "(the level shared among the tests): give {samples} " + f"{needed:,} or more, or a "
+                            "higher level", names=("samples",))
     by_table = defaultdict(set)
     ids = {t: frozenset(b.id for b in d.rules.bets) for t, d in deals.items()}
     waiting = 0
@@ -458,6 +510,10 @@ def review(wagers: list[Wager], deals: dict, level: Fraction = LEVEL, samples: i
         if progress:
             progress(1)
     placed = [Placed(w, figures[w.table, w.shoe, w.coup]) for w in wagers]
+    for p in placed:
+        if p.wager.bet in p.coup.closed:
+            raise BaccaratError(f"{p.wager.where}: bet {p.wager.bet!r} may not be placed before coup {p.wager.coup}: its "
+                                "rules place it only after a coup or a run of coups that this one does not follow")
     by_player = defaultdict(list)
     for p in placed:
         by_player[p.wager.player].append(p)
@@ -467,9 +523,13 @@ def review(wagers: list[Wager], deals: dict, level: Fraction = LEVEL, samples: i
     columns = Columns(shoe_coups, Informed(deals, by_table, group))
     players = [player_review(player, items, columns, level, samples, seed)
                for player, items in by_player.items()]
-    players.sort(key=lambda r: (not r.flagged, min([r.chance.value] + [m.chance.value for m in r.models if m.chance]),
+    players.sort(key=lambda r: (not r.flagged, min(m.chance.adjusted for m in r.models if m.chance),
                                 r.player))
-    return Review(players, level, samples, {t: d.rules.name for t, d in deals.items()}, len(figures), waiting)
+    wagered = {}
+    for table, ids in by_table.items():
+        wagered |= {b.id: b for b in deals[table].rules.bets if b.id in ids and b.id not in wagered}
+    return Review(players, level, samples, {t: d.rules.name for t, d in deals.items()}, len(figures), waiting,
+                  tuple(wagered.values()))
 
 
 def check_wager(w: Wager, deals: dict, bet_ids: dict | None = None) -> None:
@@ -507,19 +567,25 @@ def player_review(player: str, placed: list, columns: Columns, level: Fraction, 
     sessions = session_rows(placed)
     amounts, evs = opportunities(placed, columns.of("counting"))
     correlation, slope = fit(amounts, evs)
-    rng_seed = [seed, zlib.crc32(player.encode())]
-    chance = placement_chance(placed, columns.of("counting"), samples, rng_seed)
+    rng_seed = [seed, zlib.crc32(repr(sorted((w.table, w.shoe, w.coup, w.bet, str(w.amount))
+                                             for w in (p.wager for p in placed))).encode())]  # his wagers, not his name
+    models = information_models(placed, columns, samples, rng_seed)
+    shift, within = placement_chances(placed, columns.of("counting"), samples, rng_seed, both=True)
+    for chance in (shift, within):
+        chance.factor = 4  # counting's two tests share half the level (the union bound)...
+    for m in models:
+        m.chance.factor = 2 * len(models)  # ...the information models the other half
+    chance = min((shift, within), key=lambda c: c.value)
     out = PlayerReview(player, placed, sessions, amount, theoretical, realized, Fraction(positive, 1) / amount,
                        correlation, slope, chance)
     counting = Model("counting", correlation, out.share_positive, -theoretical, chance, [p.ev for p in placed],
                      (amounts, evs))
-    models = information_models(placed, columns, samples, rng_seed)
     out.models = [counting] + models
-    flagged_counting = chance.value <= level / 2
-    flagged_info = [m for m in models if m.chance.value <= level / (2 * len(models))]
-    out.flagged = flagged_counting or bool(flagged_info)
-    if flagged_info:
-        fitted = min(flagged_info, key=lambda m: (m.chance.value, -(m.beyond or 0)))
+    flagged = [m for m in out.models if m.chance.adjusted <= level]
+    out.flagged = bool(flagged)
+    information = [m for m in flagged if m.name != "counting"]
+    if information:
+        fitted = min(information, key=lambda m: (m.chance.adjusted, -(m.beyond or 0)))
         out.fits = fitted.name
         his = defaultdict(set)
         for p in placed:
@@ -528,7 +594,7 @@ def player_review(player: str, placed: list, columns: Columns, level: Fraction, 
                       for p in placed]  # exact: his wagers, his bets
         fitted.share_positive = sum(p.wager.amount for p, ev in zip(placed, fitted.evs) if ev > 0) / amount
         fitted.expected_win = sum(p.wager.amount * ev for p, ev in zip(placed, fitted.evs))
-    elif flagged_counting:
+    elif flagged:
         out.fits = "counting"
     return out
 
@@ -611,47 +677,79 @@ def fit(amounts: list[float], evs: list[float]) -> tuple[float | None, float | N
     return (sae / math.sqrt(saa * see) if saa > 0 else None), slope
 
 
-def placement_chance(placed: list, column_of, samples: int, seed) -> Chance:
-    """The chance of the permutation test (module notes: chance) under a model's figures
-    (``column_of``: see :func:`opportunities`)."""
+def placement_chances(placed: list, column_of, samples: int, seed, both: bool = False) -> tuple:
+    """The chances of the placement tests (module notes: chance) under a model's figures
+    (``column_of``: see :func:`opportunities`): (within,) or, with ``both``, (shift, within).
+
+    His wagers at one coup (at every seat) are one bundle; bundle k's value at each coup of the
+    shoe is one row of V = A E^T (A: its amounts by bet, E: the figures by bet). ``within``: in
+    each session (his first coup to his last in a shoe) the bundles between the first and the
+    last are each placed at a coup drawn at random strictly between them, independently; the
+    first and last stay (they make the session: a test that moved them would compare a window's
+    ends, always in it, with coups that seldom are, and the last coups of a shoe swing most).
+    ``shift``: each session moved whole, its bundles' spacing kept, to a start drawn at random
+    among those where it fits in its shoe, the sessions independently (a player who sits only
+    while the count is good)."""
     import numpy as np
 
-    values, amounts, which, observed = {}, [], [], 0.0
+    sessions = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
     for p in placed:
         w = p.wager
-        key = (w.table, w.shoe, w.bet)
-        if key not in values:
-            values[key] = column_of(*key)
-        amounts.append(float(w.amount))
-        which.append(key)
-        observed += float(w.amount) * float(values[key][w.coup - 1])
-    peak = {k: float(np.abs(v).max(initial=0)) for k, v in values.items()}
-    largest = max(a * peak[k] for a, k in zip(amounts, which))
-    bar = observed - 1e-9 * max(largest, 1e-300)
+        sessions[w.table, w.shoe][w.coup][w.bet] += float(w.amount)
+    inner, shifted = [], []
+    for (table, shoe), bundles in sessions.items():
+        bets = sorted({b for bundle in bundles.values() for b in bundle})
+        figures = np.stack([column_of(table, shoe, b) for b in bets], axis=1)  # [coup of the shoe, bet]
+        amounts = np.array([[bundle.get(b, 0.0) for b in bets] for bundle in bundles.values()])
+        values = amounts @ figures.T  # [bundle, coup of the shoe]
+        coups = np.array(list(bundles)) - 1
+        first, last = coups.min(), coups.max()
+        between = coups[(coups > first) & (coups < last)]
+        if len(between):
+            rows = values[(coups > first) & (coups < last)][:, first + 1:last]
+            inner.append((rows, float(rows[np.arange(len(between)), between - first - 1].sum())))
+        if both:
+            starts = np.arange(0, len(figures) - (last - first))  # the session's first coup, where it fits
+            totals = values[np.arange(len(coups))[:, None], (coups - first)[:, None] + starts[None, :]].sum(axis=0)
+            shifted.append((totals[None, :], float(totals[first])))
+    out = (placed_chance(inner, samples, np.random.default_rng(seed), "within"),)
+    if both:
+        out = (placed_chance(shifted, samples, np.random.default_rng(seed + [0]), "shift"),) + out
+    return out
+
+
+def placed_chance(parts: list, samples: int, rng, test: str) -> Chance:
+    """The chance that independent draws, one a row of each part's [row, place] values (a place
+    drawn at random for each row), sum to at least the parts' observed sum: counted exactly over
+    every draw where they are at most EXACT_PLACEMENTS, else from ``samples`` draws as (hits + 1) /
+    (samples + 1). Sums within 1e-9 of the largest values of the observed count as reaching it."""
+    import numpy as np
+
+    observed = sum(seen for _, seen in parts)
+    scale = sum(float(np.abs(rows).max(axis=1).sum()) for rows, _ in parts)
+    bar = observed - 1e-9 * max(scale, 1e-300)
     placements = 1
-    for k in which:
-        placements *= len(values[k])
+    for rows, _ in parts:
+        placements *= rows.shape[1] ** rows.shape[0]
         if placements > EXACT_PLACEMENTS:
             break
     if placements <= EXACT_PLACEMENTS:
         sums = np.zeros(1)
-        for a, k in zip(amounts, which):
-            sums = (sums[:, None] + a * values[k][None, :]).ravel()
+        for rows, _ in parts:
+            for row in rows:
+                sums = (sums[:, None] + row[None, :]).ravel()
         exact = Fraction(int((sums >= bar).sum()), len(sums))
-        return Chance(float(exact), exact)
-    rng = np.random.default_rng(seed)
+        return Chance(float(exact), exact, test=test)
     totals = np.zeros(samples)
-    grouped = defaultdict(list)  # the wagers on one bet in one shoe: placed at once
-    for a, k in zip(amounts, which):
-        grouped[k].append(a)
-    for k, stakes in grouped.items():
-        column = values[k]
-        for part in range(0, len(stakes), 256):  # at most samples x 256 draws in memory
-            chunk = np.array(stakes[part:part + 256])
-            totals += column[rng.integers(0, len(column), (samples, len(chunk)))] @ chunk
+    chunk = max(1, DRAWS // samples)  # at most DRAWS draws in memory at once, whatever the samples
+    for rows, _ in parts:
+        count, width = rows.shape
+        for start in range(0, count, chunk):
+            part = np.arange(start, min(start + chunk, count))
+            totals += rows[part[None, :], rng.integers(0, width, (samples, len(part)))].sum(axis=1)
     hits = int((totals >= bar).sum())
     p = (hits + 1) / (samples + 1)
-    return Chance(p, None, samples, math.sqrt(p * (1 - p) / samples))
+    return Chance(p, None, samples, math.sqrt(p * (1 - p) / samples), test)
 
 
 def peeks(cards: tuple, group: str) -> dict:
@@ -698,7 +796,7 @@ def information_models(placed: list, columns: Columns, samples: int, seed) -> li
     for model in ("card", "colour", "group") if needs_suits else ("card", "group"):
         amounts, points = opportunities(placed, columns.of(model))
         beyond, _ = fit(amounts, points)
-        chance = placement_chance(placed, columns.of(model), samples, seed + [len(out) + 1])
+        chance, = placement_chances(placed, columns.of(model), samples, seed + [len(out) + 1])
         out.append(Model(model, None, None, None, chance, [], (amounts, points), beyond))
     return out
 
@@ -777,13 +875,17 @@ def deals_from_file(coups_text: str, rules, start: Shoe, table: str, name: str =
     shoes = parse_coups(coups_text, name)
     if not any(s.coups for s in shoes):
         raise BaccaratError(f"{name}: no coup (one a line: its 4 to 6 cards in dealing order)")
-    for _ in steps(start, shoes, rules.tableau):  # every coup checked before any figure
-        pass
-    return {table: Deal(rules, start, shoes)}
+    try:
+        for _ in steps(start, shoes, rules.tableau):  # every coup checked before any figure
+            pass
+    except BaccaratError as error:
+        raise BaccaratError(f"{name}, {error}" if str(error).startswith("line ") else f"{name}: {error}") from None
+    return {table: Deal(rules, start, shoes, name)}
 
 
-def deals_from_store(store, tables: list[str] | None = None) -> dict:
-    """table name -> Deal, for the pit's tables kept in ``store`` (each by its own rules and decks)."""
+def deals_from_store(store, tables: list[str] | None = None, shoes: set | None = None) -> dict:
+    """table name -> Deal, for the pit's tables kept in ``store`` (each by its own rules and decks):
+    every shoe kept, or those of ``shoes`` ((table, shoe number) pairs)."""
     from .rulefile import get_rules
     from .views.pit import kept_shoe
 
@@ -791,9 +893,10 @@ def deals_from_store(store, tables: list[str] | None = None) -> dict:
     names = tables or [row["name"] for row in store.table_rows()]
     for name in names:
         spec = store.table(name)["spec"]
-        numbers = sorted({row["shoe"] for row in store.shoe_rows(name)})
+        numbers = sorted({row["shoe"] for row in store.shoe_rows(name)
+                          if shoes is None or (name, str(row["shoe"])) in shoes})
         shoes = [kept_shoe(store.event_rows(name, shoe=n), n) for n in numbers]
-        out[name] = Deal(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), shoes)
+        out[name] = Deal(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), shoes, f"table {name!r}")
     return out
 
 
@@ -805,16 +908,17 @@ def with_defaults(wager: Wager, table: str, shoe: str) -> Wager:
 
 
 def parse_level(text: str) -> Fraction:
-    """A level of chance: a per cent or a fraction, above 0 and below 1.
+    """A level of chance: a per cent or a decimal fraction, above 0 and below 1, such as 1% or
+    0.01 (plain digits: no exponent, so no number is ever too large to read).
 
     >>> parse_level("1%"), parse_level("0.05")
     (Fraction(1, 100), Fraction(1, 20))
     """
     raw = str(text).strip()
-    try:
-        value = Fraction(Decimal(raw[:-1]) / 100) if raw.endswith("%") else Fraction(Decimal(raw))
-    except (InvalidOperation, ValueError):
-        raise BaccaratError(f"the level is a chance, such as 1% or 0.01 (got {raw[:40]!r})") from None
+    number = re.fullmatch(r"([0-9]{1,3}(?:\.[0-9]{1,12})?|\.[0-9]{1,12})(%?)", raw)
+    if not number:
+        raise BaccaratError(f"the level is a chance, such as 1% or 0.01 (got {raw[:40]!r})")
+    value = Fraction(Decimal(number.group(1))) / (100 if number.group(2) else 1)
     if not 0 < value < 1:
         raise BaccaratError(f"the level is a chance above 0 and below 1, such as 1% or 0.01 (got {raw[:40]!r})")
     return value

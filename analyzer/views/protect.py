@@ -8,13 +8,14 @@ from fractions import Fraction
 from ..protect import Review, model_short, model_title
 from ..render import Column, View, percent
 from ..replay import card_text
+from .edge import model_note
 
 
 def protect(review: Review, group: str) -> View:
     """One row a player, flagged players first, then by their smallest chance."""
     rows, players = [], []
     for r in review.players:
-        best = min((m.chance for m in r.models if m.chance), key=lambda c: c.value)
+        best = min((m.chance for m in r.models if m.chance), key=lambda c: c.adjusted)
         rows.append({"player": r.player, "wagers": r.wagered, "amount": r.amount, "theoretical": r.theoretical,
                      "realized": r.realized, "positive": r.share_positive,
                      "correlation": "-" if r.correlation is None else f"{r.correlation:.3f}",
@@ -30,7 +31,7 @@ def protect(review: Review, group: str) -> View:
               f"the {level} level. Win is the house's (theoretical: amount x house edge at each wager's moment, "
               "exact). Chance: that the same wagers, placed at random coups of the same shoes, would have "
               f"expected as much (exact, or from {review.samples:,} random placements ± its standard error), the "
-              "smallest of the models tried",
+              "smallest of the tests, times the tests weighed (flagged at or below the level)" + model_note(review.bets),
         columns=[Column("player", "player"), Column("wagers", "wagers", "count"), Column("amount", "wagered", "units"),
                  Column("theoretical", "theoretical win", "units"), Column("realized", "realized win", "units"),
                  Column("positive", "wagered at +EV", "percent", wide=True), Column("correlation", "size ~ EV (r)"),

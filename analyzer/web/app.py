@@ -166,7 +166,7 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
     @app.get("/api/protect")
     def protect_review():
         def review():
-            samples = number_argument("samples", 1000)
+            samples = number_argument("samples", 2000)  # as the command line
             if not 100 <= samples <= 20_000:
                 raise BaccaratError(f"samples: 100 to 20,000 random placements (got {samples:,})")
             return pit.review(request.args.getlist("table"), request.args.get("level", "1%"), samples,

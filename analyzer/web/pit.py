@@ -87,7 +87,8 @@ class Hub:
             self.changed.notify_all()
 
 
-REVIEW_COUPS = 400  # coups a review asked of the server may cover (five shoes; every player's models tried)
+REVIEW_COUPS = 1_000  # coups a review asked of the server may cover (a table's day, a few seconds)
+REVIEW_WAGERS = 50_000  # wagers it may read for it
 
 
 class Pit:
@@ -146,14 +147,14 @@ class Pit:
         chance = protect.parse_level(level)
         for name in tables:
             self.store.table_id(name)  # Missing for a table that is not there
-        placed = protect.wagers_from_store(self.store, tables or None, since, until)
+        placed = protect.wagers_from_store(self.store, tables or None, since, until, REVIEW_WAGERS)
         if not placed:
-            return 200, {"players": [], "level": chance, "tables": {}, "coups": 0}
-        deals = protect.deals_from_store(self.store, sorted({w.table for w in placed}))
+            return 200, to_json({"players": [], "level": chance, "tables": {}, "coups": 0, "pending": 0})
+        deals = protect.deals_from_store(self.store, sorted({w.table for w in placed}), {(w.table, w.shoe) for w in placed})
         coups = sum(len(s.coups) for d in deals.values() for s in d.shoes)
         if coups > REVIEW_COUPS:
             raise BaccaratError(f"the review of {coups:,} coups is more than this server reviews in one request "
-                                f"({REVIEW_COUPS:,}): ask for fewer tables, or run `baccarat protect --db` for them all")
+                                f"({REVIEW_COUPS:,}): ask for fewer tables, or a shorter period (the command line reviews any number)")
         review = protect.review(placed, deals, chance, samples, pending=True)
         return 200, to_json(protect_view(review, protect.GROUP).data)
 

@@ -20,8 +20,9 @@ function value(text) {
 }
 const units = (t) => value(t).toLocaleString(undefined, { maximumFractionDigits: 2 });
 const pct = (t) => `${(value(t) * 100).toFixed(2)}%`;
-const chance = (c) => (c.exact ? `${value(c.chance).toPrecision(2)} (exact)`
-  : `${value(c.chance).toPrecision(2)} ± ${Number(c.standard_error).toPrecision(2)}`);
+// The chance as the command line shows it: adjusted for the tests weighed (compared with the level).
+const chance = (c) => (c.exact ? `${Number(c.adjusted).toPrecision(2)} (exact)`
+  : `${Number(c.adjusted).toPrecision(2)} ± ${(c.tests_weighed * Number(c.standard_error)).toPrecision(2)}`);
 
 function row(cells, cls) {
   const tr = el("tr", undefined, cls);
@@ -55,7 +56,7 @@ async function review(event) {
   const body = document.querySelector("#players tbody");
   body.replaceChildren(...data.players.map((p) => {
     const best = [p.chance, ...p.models.map((m) => m.chance).filter(Boolean)]
-      .reduce((a, b) => (value(b.chance) < value(a.chance) ? b : a));
+      .reduce((a, b) => (Number(b.adjusted) < Number(a.adjusted) ? b : a));
     const tr = row([p.player, p.wagers, units(p.amount), units(p.theoretical_win), units(p.realized_win),
       pct(p.share_positive), p.correlation === null ? "-" : p.correlation.toFixed(3), chance(best),
       p.flagged ? `FLAG: ${p.model}` : ""], p.flagged ? "flagged" : "");
