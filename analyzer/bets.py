@@ -21,7 +21,7 @@ from .amounts import parse_payout
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, settled_masks, where  # noqa: F401  (the bet vocabulary)
 from .engine import Distribution, TooMuchDetail, cells, enumerate_cards
-from .errors import BaccaratError, expect
+from .errors import BaccaratError, did_you_mean, expect, listing
 from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, memo, union
 from .series import Series, line_numerators, line_probabilities
@@ -133,7 +133,9 @@ class RuleSet:
         for bet in self.bets:
             if bet.id == bet_id:
                 return bet
-        raise BaccaratError(f"rule set {self.name!r} has no bet {bet_id!r} (bets: {', '.join(b.id for b in self.bets)})")
+        ids = [b.id for b in self.bets]
+        hint = did_you_mean(bet_id, ids)
+        raise BaccaratError(f"rule set {self.name!r} has no bet {bet_id!r}" + (hint or f" (bets: {listing(ids)})"))
 
     def only(self, bet_ids) -> RuleSet:
         """The same rule set with just these bets (ids, or one id), in the rule set's order."""

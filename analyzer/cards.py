@@ -216,7 +216,7 @@ class Shoe:
         if not all(isinstance(card, tuple) and len(card) == 2 for card in cards):
             raise BaccaratError("cards by index are (rank, suit) pairs: rank 0-12, suit 0-3 or None")
         if len(cards) > self.size:
-            raise BaccaratError(f"cannot remove {len(cards)} cards from a shoe of {self.size}")
+            raise BaccaratError(f"cannot remove {len(cards):,} cards from a shoe of {self.size:,}")
         rows = [list(row) for row in self.counts]  # one Shoe at the end, not one a card
         for rank, suit in cards:
             take_card(rows, rank, suit)
@@ -237,8 +237,8 @@ class Shoe:
         ranks = self.rank_counts()
         full = self.counts[0][0]
         if full and all(c == full for row in self.counts for c in row):
-            return f"{self.size} cards ({full} deck{'s' * (full != 1)})"
-        return f"{self.size} cards (" + " ".join(f"{r}:{c}" for r, c in zip(RANKS, ranks)) + ")"
+            return f"{self.size:,} cards ({full:,} deck{'s' * (full != 1)})"
+        return f"{self.size:,} cards (" + " ".join(f"{r}:{c:,}" for r, c in zip(RANKS, ranks)) + ")"
 
 
 def load_shoe(path: str | Path) -> Shoe:

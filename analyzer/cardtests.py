@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import COLOURS, FACE_RANKS, KINDS, SUIT_NAMES, SUITS, BaccaratError, kind_attributes, parse_card, parse_rank
+from .errors import did_you_mean
 from .layout import GROUPS, PLACES, Needs, memo
 
 CARD_KEYS = ("rank", "value", "suit", "colour", "face", "card")
@@ -290,7 +291,8 @@ def parse_card_test(table, context: str) -> KindSet:
     for key, value in table.items():
         here = f"{context}.{key}"
         if key not in CARD_KEYS:
-            raise BaccaratError(f"{here}: unknown card attribute {key!r} (a card test has {', '.join(CARD_KEYS)})")
+            raise BaccaratError(f"{here}: unknown card attribute {key!r}" + (did_you_mean(key, CARD_KEYS) or
+                                                                              f" (a card test has {', '.join(CARD_KEYS)})"))
         passes = card_attribute(key, value, here)
         member = [m and passes(k) for k, m in enumerate(member)]
     return KindSet(tuple(member), ", ".join(f"{k} {v}" for k, v in table.items()) or "any card")
@@ -367,7 +369,8 @@ def parse_group_test(group: str, table, context: str, poker: Poker) -> list:
         raise BaccaratError(f"{context}: a group test is a table of {', '.join(GROUP_KEYS)} (e.g. {{ same_colour = true }})")
     for key in table:
         if key not in GROUP_KEYS:
-            raise BaccaratError(f"{context}.{key}: unknown group test {key!r} (a group has {', '.join(GROUP_KEYS)})")
+            raise BaccaratError(f"{context}.{key}: unknown group test {key!r}" + (did_you_mean(key, GROUP_KEYS) or
+                                                                                   f" (a group has {', '.join(GROUP_KEYS)})"))
     for key, needs in (("of", "count"), ("poker_ranks", "poker")):
         if key in table and needs not in table:
             raise BaccaratError(f"{context}.{key}: '{key}' goes with '{needs}'")

@@ -230,13 +230,19 @@ known_option = click.option(
 
 def check_format(ctx, param, fmt: str) -> str:
     """Refuse an unknown --format before any work is done."""
+    fmt = MARKDOWN.get(fmt.lower(), fmt) if isinstance(fmt, str) else fmt
     if fmt != "simple" and fmt not in rendering.formats():
-        raise click.ClickException(f"unknown format {fmt!r} (choose from json, csv, {', '.join(rendering.formats()[:-2])})")
+        raise click.ClickException(f"unknown format {fmt!r} (choose from json, csv, markdown, "
+                                   f"{', '.join(rendering.formats()[:-2])})")
     return fmt
 
 
+MARKDOWN = {"markdown": "github", "md": "github"}  # a Markdown table: GitHub's pipe tables
+
+
 format_option = click.option("--format", "fmt", default="simple", metavar="FORMAT", show_default=True, callback=check_format,
-                             help="Any tabulate format (simple, github, grid, pipe, html, latex, ...), json or csv.")
+                             help="Any tabulate format (simple, github, grid, pipe, html, latex, ...), markdown (or md: a GitHub table), "
+                                  "json or csv.")
 
 
 def output_options(command):
@@ -343,13 +349,21 @@ def edge(rules, view, bet_ids, decks, remove, shoe_file, known, wide, fmt, exact
               help=f"A rule set to compare; repeat for several (default standard): {', '.join(BUILT_IN)}, "
                    "or a .toml rule file (its tableau may differ).")
 @shoe_options("Deck counts to compare, comma-separated, e.g. 1,2,4,6,8 (default 8).")
+@click.option("--bets", "bet_ids", default="", metavar="IDS",
+              help="Compare only these bets, comma-separated (default: every bet); each rule set shows those it has.")
 @known_option
 @output_options
 @domain_errors
-def compare(rules, decks, remove, shoe_file, known, fmt, exact):
+def compare(rules, decks, remove, shoe_file, bet_ids, known, fmt, exact):
     """House edge of each bet under several rule sets and/or deck counts, side by side."""
     knowledge = known_cards.Knowledge.parse(known)
     rule_sets = [rulefile.get_rules(name) for name in rules or ["standard"]]
+    if bet_ids.strip():
+        wanted = [b.strip() for b in bet_ids.split(",") if b.strip()]
+        for bet_id in wanted:  # a bet no rule set has: refused, by the first rule set's words
+            if not any(bet_id in {b.id for b in r.bets} for r in rule_sets):
+                rule_sets[0].bet(bet_id)
+        rule_sets = [r.only([b for b in wanted if b in {x.id for x in r.bets}]) for r in rule_sets]
     deck_counts = [None] if decks is None else cards.parse_deck_list(decks)
     variants = [
         (label_of(r.name, d, len(rule_sets) > 1, len(deck_counts) > 1), r, cards.make_shoe(d, remove, shoe_file))
@@ -464,9 +478,53 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, known,
 
 @contextmanager
 def progress_bar(length: int, label: str):
-    """A progress bar with an ETA on stderr; yields the function that advances it."""
-    with click.progressbar(length=length, label=label, file=sys.stderr, show_eta=True) as bar:
-        yield bar.update
+    """A progress bar with an ETA on stderr; yields the function that advances it. Where stderr is
+    no terminal (a log, a pipe), the label, then a line every PROGRESS_EVERY seconds: how far, how
+    long so far, about how long left."""
+    if sys.stderr.isatty():
+        with click.progressbar(length=length, label=label, file=sys.stderr, show_eta=True) as bar:
+            yield bar.update
+        return
+    click.echo(label, err=True)
+    yield progress_lines(length, label)
+
+
+PROGRESS_EVERY = 10.0  # seconds between two progress lines where stderr is no terminal
+
+
+def progress_lines(length: int, label: str):
+    """``advance(n)`` for :func:`progress_bar` without a terminal: a line to stderr each
+    PROGRESS_EVERY seconds, such as 'Dealing shoes: 1,200 of 10,000 (12%), 35 s so far, about 4 min
+    left'."""
+    import time
+
+    start = time.monotonic()
+    state = {"done": 0, "said": start}
+
+    def advance(n: int) -> None:
+        state["done"] += n
+        now = time.monotonic()
+        if now - state["said"] >= PROGRESS_EVERY and state["done"] < length:
+            state["said"] = now
+            done, spent = state["done"], now - start
+            left = spent * (length - done) / done if done else None
+            click.echo(f"{label}: {done:,} of {length:,} ({done / length:.0%}), {duration(spent)} so far"
+                       + (f", about {duration(left)} left" if left is not None else ""), err=True)
+
+    return advance
+
+
+def duration(seconds: float) -> str:
+    """'35 s', '4 min', '2 h 5 min'.
+
+    >>> duration(35.2), duration(250), duration(7500)
+    ('35 s', '4 min', '2 h 5 min')
+    """
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60)} min"
 
 
 def check_unit(unit: str) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import BaccaratError
+from .errors import did_you_mean
 from .cardtests import GROUPS, PLACES, Poker, CardIs, is_card_key, parse_card_test, parse_group_test
 from .layout import Needs, union
 
@@ -181,8 +182,9 @@ def domain(name: str, context: str):
     if hand in ("player", "banker") and number.isdigit():
         raise BaccaratError(f"{context}: no card {name!r}: a hand has at most three cards ({hand}_1 to {hand}_3)")
     if name not in FIELDS:
-        raise BaccaratError(f"{context}: unknown outcome field {name!r} (fields: {', '.join(FIELDS)}; "
-                            f"cards: {', '.join(PLACES)}; groups: {', '.join(GROUPS)})")
+        hint = did_you_mean(name, [*FIELDS, *PLACES, *GROUPS])
+        raise BaccaratError(f"{context}: unknown outcome field {name!r}" + (hint or f" (fields: {', '.join(FIELDS)}; "
+                            f"cards: {', '.join(PLACES)}; groups: {', '.join(GROUPS)})"))
     return FIELDS[name][1]
 
 
@@ -236,7 +238,7 @@ def parse_condition(table, context: str, poker: Poker = Poker(), depth: int = 0)
         if key in ("all", "any"):
             if not isinstance(value, list) or not value:
                 raise BaccaratError(f"{here}: '{key}' takes a non-empty list of conditions")
-            inner = tuple(parse_condition(v, f"{here}[{i}]", poker, depth + 1) for i, v in enumerate(value))
+            inner = tuple(parse_condition(v, f"{here}[{i}]", poker, depth + 1) for i, v in enumerate(value, 1))
             parts.append(AllOf(inner) if key == "all" else AnyOf(inner))
         elif key == "not":
             if value == {}:

@@ -40,6 +40,33 @@ class BaccaratError(ValueError):
         return self.naming({})
 
 
+def did_you_mean(name: str, choices) -> str:
+    """' (did you mean 'x'?)' for the choice ``name`` was likely meant as - the same but for case,
+    spaces and hyphens, else a close spelling - or '' where none is close.
+
+    >>> did_you_mean("Dragon_7", ["dragon_7", "panda_8"]), did_you_mean("banker_totl", ["banker_total"]), did_you_mean("zz", ["a"])
+    (" (did you mean 'dragon_7'?)", " (did you mean 'banker_total'?)", '')
+    """
+    from difflib import get_close_matches
+
+    choices = [str(c) for c in choices]
+    folded = {re.sub(r"[\s-]+", "_", c.lower()): c for c in choices}
+    key = re.sub(r"[\s-]+", "_", str(name).strip().lower())
+    near = [folded[key]] if key in folded else get_close_matches(key, list(folded), 2, 0.75)
+    near = [folded.get(n, n) for n in near]
+    return f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+
+
+def listing(choices, most: int = 12) -> str:
+    """Choices as a list for a message: all of them, or the first ``most`` and how many more.
+
+    >>> listing(["a", "b"]), listing([str(i) for i in range(20)], 3)
+    ('a, b', '0, 1, 2 and 17 more')
+    """
+    choices = [str(c) for c in choices]
+    return ", ".join(choices) if len(choices) <= most else f"{', '.join(choices[:most])} and {len(choices) - most} more"
+
+
 def expect(value, kind, what: str):
     """``value`` itself if it is a ``kind`` (a type or a tuple of types), else a BaccaratError
     saying ``what`` was expected: the library's public calls check what they are given, so that a

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from . import BUILT_IN
 from .cards import VALUES, Shoe
-from .errors import BaccaratError
+from .errors import BaccaratError, did_you_mean, listing
 from .replay import card_text, check_dealt, result_of
 from .tableau import Tableau
 
@@ -360,11 +360,8 @@ def place(store, name: str, data) -> dict:
                                 "coup are the table's coming coup)")
         wager = wager_of(item | {"coup": coup}, f"wager {i}", i, name, str(shoe))
         if wager.bet not in evs:
-            from difflib import get_close_matches
-
-            near = get_close_matches(wager.bet, list(evs), 1)
             raise BaccaratError(f"wager {i}: table {name!r} deals no bet {wager.bet!r}"
-                                + (f" (did you mean {near[0]!r}?)" if near else f" (bets: {', '.join(evs)})"))
+                                + (did_you_mean(wager.bet, evs) or f" (bets: {listing(evs)})"))
         rows.append({"seat": wager.seat, "player": wager.player, "bet": wager.bet, "amount": amount_text(wager.amount),
                      "ev": str(evs[wager.bet])})
     ids = store.add_wagers(name, data["after"], shoe, coup, rows)

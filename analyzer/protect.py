@@ -550,12 +550,10 @@ def check_wager(w: Wager, deals: dict, bet_ids: dict | None = None) -> None:
     if w.coup > len(shoe.coups):
         raise BaccaratError(where + f"coup {w.coup} was not dealt (shoe {w.shoe!r}{at} has {len(shoe.coups)} coups)")
     if w.bet not in (bet_ids[w.table] if bet_ids else {b.id for b in deal.rules.bets}):
-        from difflib import get_close_matches
-
-        ids = [b.id for b in deal.rules.bets]
-        near = get_close_matches(w.bet, ids, 1)
-        raise BaccaratError(where + f"rule set {deal.rules.name!r}{at} has no bet {w.bet!r}"
-                            + (f" (did you mean {near[0]!r}?)" if near else f" (bets: {', '.join(ids)})"))
+        try:
+            deal.rules.bet(w.bet)
+        except BaccaratError as error:
+            raise BaccaratError(where + str(error).replace(" has no bet", f"{at} has no bet", 1)) from None
 
 
 def player_review(player: str, placed: list, columns: Columns, level: Fraction, samples: int, seed: int) -> PlayerReview:

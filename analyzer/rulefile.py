@@ -34,7 +34,7 @@ from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .series import MAX_COUPS, SHOE_ENDS, Count, Series
 from .counting import check_tags
-from .errors import expect
+from .errors import did_you_mean, expect
 from .tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from .userfiles import parse_toml, read_text
 
@@ -132,9 +132,9 @@ def parse_rules(text: str, context: str = "rule set", base_dir: Path | None = No
     bets = {b.id: b for b in (base.bets if base else ())}
     seen = set()
     for i, bet_data in enumerate(bets_data):
-        bet = parse_bet(bet_data, context, f"bets[{i}]", set(symbols), poker)
+        bet = parse_bet(bet_data, context, f"bets[{i + 1}]", set(symbols), poker)  # counted from 1, as a person counts
         if bet.id in seen:
-            raise BaccaratError(f"{context}: bets[{i}].id: bet {bet.id!r} is defined twice")
+            raise BaccaratError(f"{context}: bets[{i + 1}].id: bet {bet.id!r} is defined twice")
         seen.add(bet.id)
         bets[bet.id] = bet
     if not bets:
@@ -169,7 +169,8 @@ def check_keys(table: dict, allowed: set, context: str, path: str):
     unknown = sorted(set(table) - allowed)
     if unknown:
         key = f"{path}.{unknown[0]}" if path else unknown[0]
-        raise BaccaratError(f"{context}: {key}: unknown key (expected one of {', '.join(sorted(allowed))})")
+        raise BaccaratError(f"{context}: {key}: unknown key" + (did_you_mean(unknown[0], sorted(allowed)) or
+                                                                 f" (expected one of {', '.join(sorted(allowed))})"))
 
 
 def text_field(table: dict, key: str, context: str, path: str = "", required: bool = False) -> str:
@@ -218,7 +219,7 @@ def parse_bet(data: dict, context: str, path: str, symbols: set = frozenset(), p
     return Bet(
         id=bet_id,
         name=text_field(data, "name", context, path) or bet_id,
-        lines=tuple(read(ln, context, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines)),
+        lines=tuple(read(ln, context, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines, 1)),
         commission=commission,
         source=text_field(data, "source", context, path),
         series=series,
@@ -281,7 +282,7 @@ def line_head(data: dict, keys: set, test: str, context: str, path: str, symbols
     for key in (test, "pays"):
         if key not in data:
             raise BaccaratError(f"{context}: {path}.{key}: missing")
-    label = text_field(data, "label", context, path) or f"line {int(path.rsplit('[', 1)[-1].rstrip(']')) + 1}"
+    label = text_field(data, "label", context, path) or f"line {path.rsplit('[', 1)[-1].rstrip(']')}"
     return (label, *parse_payout(data["pays"], context, f"{path}.pays", symbols))
 
 

@@ -60,11 +60,20 @@ def with_symbol(bet, target: str):
     x = fresh_symbol(set().union(*map(free_symbols, amounts(bet))))
     if target == "commission":
         return replace(bet, commission=x), x
-    for i, ln in enumerate(bet.lines, 1):
-        if target in (ln.label, str(i)):
-            return replace(bet, lines=bet.lines[: i - 1] + (replace(ln, pays=x),) + bet.lines[i:]), x
+    line = line_named(bet, target)
+    if line is not None:
+        i = bet.lines.index(line) + 1
+        return replace(bet, lines=bet.lines[: i - 1] + (replace(line, pays=x),) + bet.lines[i:]), x
     labels = ", ".join(f"{i} ({ln.label})" for i, ln in enumerate(bet.lines, 1))
     raise BaccaratError(f"bet {bet.id!r} has no pay line {target!r} (lines: {labels}; or 'commission')")
+
+
+def line_named(bet, target: str):
+    """The pay line ``target`` names: by its label, or by its number from 1; None if none."""
+    for i, ln in enumerate(bet.lines, 1):
+        if target in (ln.label, str(i)):
+            return ln
+    return None
 
 
 def unknown(bet, vary: str | None):
@@ -73,7 +82,7 @@ def unknown(bet, vary: str | None):
     symbols = set().union(*map(free_symbols, amounts(bet)))
     if vary is not None:
         varied, x = with_symbol(bet, vary)
-        return varied, x, vary if vary == "commission" else f"payout of '{vary}'"
+        return varied, x, vary if vary == "commission" else f"payout of '{line_named(bet, vary).label}'"
     if len(symbols) == 1:
         (x,) = symbols
         return bet, x, str(x)

@@ -301,7 +301,7 @@ def test_bad_card_tests_name_the_file_and_the_key():
         with pytest.raises(BaccaratError) as error:
             rule_file([(when, None)])
         text = str(error.value)
-        assert text.startswith("cases.toml: bets[0].lines[0].when.") and message in text, (when, text)
+        assert text.startswith("cases.toml: bets[1].lines[1].when.") and message in text, (when, text)
         assert "\n" not in text
 
 
@@ -315,4 +315,4 @@ def test_bad_card_test_on_the_command_line(tmp_path):
                     'lines = [{ when = { banker_3 = { rank = 11 } }, pays = 1 }]\n')
     result = CliRunner().invoke(cli, ["edge", "--rules", str(path)])
     assert result.exit_code == 1
-    assert result.output == f"Error: {path}: bets[0].lines[0].when.banker_3.rank: rank takes a name or a list of names (got 11)\n"
+    assert result.output == f"Error: {path}: bets[1].lines[1].when.banker_3.rank: rank takes a name or a list of names (got 11)\n"

@@ -179,26 +179,26 @@ ERRORS = [
     ('name = "x"\ncolour = "red"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
      "colour: unknown key (expected one of bets, counts, description, extends, name, poker, source, symbols, tableau)"),
     ('name = "x"\n[[bets]]\nid = "a"\nkind = "side"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
-     "bets[0].kind: unknown key (expected one of commission, id, lines, name, series, source)"),
+     "bets[1].kind: unknown key (expected one of commission, id, lines, name, series, source)"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = -5 }]\n',
-     "bets[0].lines[0].pays: negative payout -5"),
+     "bets[1].lines[1].pays: negative payout -5"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = "eight" }]\n',
-     "bets[0].lines[0].pays: 'eight' is not a payout (a number 0 or more such as 11, 0.95, \"19/20\", \"1:2\", "
+     "bets[1].lines[1].pays: 'eight' is not a payout (a number 0 or more such as 11, 0.95, \"19/20\", \"1:2\", "
      "\"5 for 1\" or \"push\", a name listed in symbols, or an expression in them such as \"J / 10 + 50\")"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "draw" }, pays = 8 }]\n',
-     "bets[0].lines[0].when.winner: winner cannot be 'draw' (it is one of player, banker, tie)"),
+     "bets[1].lines[1].when.winner: winner cannot be 'draw' (it is one of player, banker, tie)"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { banker_total = 10 }, pays = 8 }]\n',
-     "bets[0].lines[0].when.banker_total: banker_total cannot be 10 (it is one of 0 to 9)"),
+     "bets[1].lines[1].when.banker_total: banker_total cannot be 10 (it is one of 0 to 9)"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { colour = "red" }, pays = 8 }]\n',
-     "bets[0].lines[0].when.colour: unknown outcome field 'colour' (fields: winner, player_total, "),
+     "bets[1].lines[1].when.colour: unknown outcome field 'colour' (fields: winner, player_total, "),
     ('name = "x"\n[[bets]]\nid = "a"\ncommission = "120%"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
-     "bets[0].commission: must be less than 100%"),
+     "bets[1].commission: must be less than 100%"),
     ('name = "x"\n[[bets]]\nid = "Bad Id"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
-     "bets[0].id: 'Bad Id' is not a snake_case id (a-z, 0-9, _)"),
-    ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" } }]\n', "bets[0].lines[0].pays: missing"),
-    ('name = "x"\n[[bets]]\nid = "a"\nlines = []\n', "bets[0].lines: must be a non-empty array of tables"),
+     "bets[1].id: 'Bad Id' is not a snake_case id (a-z, 0-9, _)"),
+    ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" } }]\n', "bets[1].lines[1].pays: missing"),
+    ('name = "x"\n[[bets]]\nid = "a"\nlines = []\n', "bets[1].lines: must be a non-empty array of tables"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { margin = { least = 3 } }, pays = 1 }]\n',
-     "bets[0].lines[0].when.margin: a range has only 'min' and 'max' (got least)"),
+     "bets[1].lines[1].when.margin: a range has only 'min' and 'max' (got least)"),
     ('name = "x"\nextends = "standard"\n[tableau]\nplayer_draws = [0, 1, 2, 3, 4, 5]\n[tableau.banker]\n'
      + "".join(f'{t} = "DDDDDDDDDD D"\n' for t in (0, 1, 2, 3, 4, 6, 7)),
      "tableau.banker.5: missing (the Banker's play on 5 must be given)"),
@@ -210,7 +210,7 @@ ERRORS = [
     ('name = "x"\nextends = "standard"\n[tableau]\nplayer_draws = [0, 9]\nbanker = {}\n',
      "tableau.player_draws: must list the Player's totals 0-7 on which he draws"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n[[bets]]\nid = "a"\n'
-     'lines = [{ when = { winner = "tie" }, pays = 8 }]\n', "bets[1].id: bet 'a' is defined twice"),
+     'lines = [{ when = { winner = "tie" }, pays = 8 }]\n', "bets[2].id: bet 'a' is defined twice"),
     ('description = "no name"\n', "name: missing"),
     ('name = "x"\nextends = "standard"\n[counts]\nmine = [1, 2]\n',
      "counts.mine: must be 10 integers, for A, 2..9 and T (every ten-value card)"),
@@ -306,4 +306,4 @@ def test_conditions_that_cannot_mean_what_was_written(tmp_path, when, message):
     path.write_text(f'name = "c"\n[[bets]]\nid = "b"\nlines = [{{ when = {when}, pays = 1 }}]\n')
     with pytest.raises(BaccaratError) as err:
         get_rules(str(path))
-    assert str(err.value) == f"{path}: bets[0].lines[0].{message}"
+    assert str(err.value) == f"{path}: bets[1].lines[1].{message}"

@@ -155,7 +155,7 @@ def test_bad_for_one_payouts_are_one_line_errors(tmp_path, pays, says):
     path.write_text(f'name = "t"\n[[bets]]\nid = "b"\nlines = [{{ label = "x", when = {{ winner = "tie" }}, pays = "{pays}" }}]\n')
     process = baccarat("edge", "--rules", str(path))
     assert process.returncode == 1 and process.stderr.count("\n") == 1
-    assert process.stderr.startswith(f"Error: {path}: bets[0].lines[0].pays: ") and says in process.stderr
+    assert process.stderr.startswith(f"Error: {path}: bets[1].lines[1].pays: ") and says in process.stderr
 
 
 # 3. Progressive meters: payouts as expressions ----------------------------------------------
@@ -193,7 +193,7 @@ def test_bad_expressions_are_one_line_errors_naming_file_and_key(tmp_path, pays,
     path.write_text('name = "t"\n' + METER % pays.replace('"', "'"))
     process = baccarat("edge", "--rules", str(path))
     assert process.returncode == 1 and process.stderr.count("\n") == 1, process.stderr
-    assert process.stderr.startswith(f"Error: {path}: bets[0].lines[0].pays: ") and says in process.stderr
+    assert process.stderr.startswith(f"Error: {path}: bets[1].lines[1].pays: ") and says in process.stderr
 
 
 def test_a_report_shows_the_return_as_a_function_of_the_meter(tmp_path):
@@ -467,25 +467,25 @@ GOOD_LINE, GOOD_SERIES = '{ label = "4", count = 4, pays = 10 }', '{ counts = { 
 
 
 @pytest.mark.parametrize("line, series, says", [
-    (GOOD_LINE, '{ counts = { winner = "banker" } }', "bets[0].series: nothing ends this bet"),
+    (GOOD_LINE, '{ counts = { winner = "banker" } }', "bets[1].series: nothing ends this bet"),
     (GOOD_LINE, '{ counts = { winner = "banker" }, most = 0 }', "most: must be a whole number from 1"),
     (GOOD_LINE, '{ counts = { winner = "banker" }, coups = 0 }', "coups: must be a whole number from 1"),
     (GOOD_LINE, '{ counts = { winner = "banker" }, coups = 101 }', "coups: must be a whole number from 1 to 100"),
-    (GOOD_LINE, '{ ends = { winner = "tie" } }', "bets[0].series.counts: missing"),
+    (GOOD_LINE, '{ ends = { winner = "tie" } }', "bets[1].series.counts: missing"),
     (GOOD_LINE, '{ counts = { winner = "banker" }, most = 5, at_shoe_end = "void" }', "at_shoe_end: must be one of"),
     (GOOD_LINE, '{ counts = { winnr = "banker" }, most = 5 }', "unknown outcome field 'winnr'"),
-    (GOOD_LINE, '{ counts = { winner = "banker" }, most = 5, after = 3 }', "bets[0].series.after: unknown key"),
-    ('{ label = "x", when = { winner = "banker" }, pays = 1 }', GOOD_SERIES, "lines[0].when: a bet across coups pays by"),
-    ('{ label = "x", count = -1, pays = 1 }', GOOD_SERIES, "lines[0].count: a count is a whole number from 0 to 100"),
+    (GOOD_LINE, '{ counts = { winner = "banker" }, most = 5, after = 3 }', "bets[1].series.after: unknown key"),
+    ('{ label = "x", when = { winner = "banker" }, pays = 1 }', GOOD_SERIES, "lines[1].when: a bet across coups pays by"),
+    ('{ label = "x", count = -1, pays = 1 }', GOOD_SERIES, "lines[1].count: a count is a whole number from 0 to 100"),
     ('{ label = "x", count = 1000000, pays = 1 }', GOOD_SERIES, "a count is a whole number from 0 to 100"),
-    ('{ label = "x", count = { min = 5, max = 4 }, pays = 1 }', GOOD_SERIES, "lines[0].count: min 5 is above max 4"),
-    ('{ label = "x", pays = 1 }', GOOD_SERIES, "lines[0].count: missing")])
+    ('{ label = "x", count = { min = 5, max = 4 }, pays = 1 }', GOOD_SERIES, "lines[1].count: min 5 is above max 4"),
+    ('{ label = "x", pays = 1 }', GOOD_SERIES, "lines[1].count: missing")])
 def test_bad_bets_across_coups_are_one_line_errors(tmp_path, line, series, says):
     path = tmp_path / "series.toml"
     path.write_text(f'name = "t"\n[[bets]]\nid = "s"\nlines = [{line}]\nseries = {series}\n')
     process = baccarat("edge", "--rules", str(path))
     assert process.returncode == 1 and process.stderr.count("\n") == 1, process.stderr
-    assert process.stderr.startswith(f"Error: {path}: bets[0].") and says in process.stderr
+    assert process.stderr.startswith(f"Error: {path}: bets[1].") and says in process.stderr
 
 
 def test_where_nothing_can_end_a_bet_its_law_is_the_limit():
@@ -534,7 +534,7 @@ def test_series_conditions_are_bounded_like_any_other(tmp_path):
     path.write_text(f'name = "t"\n[[bets]]\nid = "s"\nlines = [{{ label = "4", count = 4, pays = 10 }}]\n'
                     f'series = {{ counts = {{ any = [{many}] }}, most = 5 }}\n')
     process = baccarat("edge", "--rules", str(path))
-    assert process.returncode == 1 and "bets[0].series.counts: more than 1,000 tests" in process.stderr
+    assert process.returncode == 1 and "bets[1].series.counts: more than 1,000 tests" in process.stderr
 
 
 def test_lines_written_inside_the_series_table_say_where_they_belong(tmp_path):

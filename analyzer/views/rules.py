@@ -55,6 +55,23 @@ def rules_list() -> View:
     )
 
 
+def favourable(rules: RuleSet) -> list:
+    """A warning for each bet whose pay table gives the bettor the edge on a full 8-deck shoe (a
+    payout too high, most likely: a casino's bet keeps an edge on the full shoe)."""
+    from ..analysis import analyse
+    from ..cards import Shoe
+    from ..check import Finding
+    from ..render import percent
+
+    out = []
+    for result in analyse(rules, Shoe.decks(8)):
+        if result.bet.numeric and result.ev > 0:
+            out.append(Finding("warning", result.bet.id, f"pays the bettor more than it takes on a full 8-deck shoe: EV "
+                                                         f"+{percent(result.ev)} (a house edge of -{percent(result.ev)}); "
+                                                         "is a payout too high?"))
+    return out
+
+
 def rules_check(rules: RuleSet) -> tuple[View, bool]:
     """(view, whether an error was found): every finding of check.py, one line each in the
     title, then the return table of each bet without an error on 8 decks."""
@@ -79,6 +96,8 @@ def rules_check(rules: RuleSet) -> tuple[View, bool]:
                 ok.remove(bet.id)
         table = returns(rules.only(ok), Shoe.decks(8)) if ok else None
     table = table or View("", [Column("bet", "bet")], [], {})
+    findings += favourable(rules.only(ok)) if ok else []
+    warnings = len(findings) - errors
     summary = (f"Check of rules {rules.name}: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
                + (" (an error: the file is not fit to use)" if errors else ""))
     title = "\n".join([summary, *(f.line() for f in findings), table.title])
