@@ -100,3 +100,30 @@ def test_rules_check_warns_of_a_pay_table_that_pays_the_bettor(tmp_path):
     assert "warning: bet 'three_card_7': pays the bettor more than it takes on a full 8-deck shoe: EV +3.6556%" in result.output
     fair = run("rules", "check", "catalog")
     assert "pays the bettor" not in fair.output
+
+
+def docs_hooks():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("docs_hooks", Path(__file__).parent.parent / "docs" / "hooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_reference_page_shows_whole_summaries_and_no_click_internals():
+    """The command-line reference as mkdocs-click renders it (a piece of its HTML): each command's
+    summary whole, where mkdocs-click cuts it at its first line, and '-' where click 8.3 marks an
+    option with no default 'Sentinel.UNSET'."""
+    hooks = docs_hooks()
+    html = ('<li><em><a href="#baccarat-report">report</a></em>: Write a par sheet: report.md, a self-contained '
+            'report.html with charts, a print-ready</li>\n<tr><td><code>--decks</code></td><td>text</td><td>N</td>'
+            '<td><code>Sentinel.UNSET</code></td></tr>')
+    fixed = hooks.cli_reference(html)
+    assert "Sentinel.UNSET" not in fixed and "<td>-</td>" in fixed
+    assert "a print-ready report.pdf, a workbook report.xlsx, tables/*.csv and report.json with every exact value.</li>" in fixed
+    whole = hooks.summaries()
+    assert {"baccarat-edge", "baccarat-protect", "baccarat-rules-check", "baccarat-cache-clear"} <= set(whole)
+    assert all(text.endswith((".", ")", "?")) for text in whole.values()), [t for t in whole.values() if t[-1:] not in ".)?"]
+    hooks.on_shutdown()
