@@ -67,17 +67,19 @@ def _panels(count: int, title: str, ylabel: str):
     """A figure of ``count`` small panels, three to a row, and its axes (spare ones hidden)."""
     cols = min(3, count)
     rows = math.ceil(count / cols)
-    (w, h), m = PANEL, MARGIN
+    (w, h), m = PANEL, dict(MARGIN)
     axes_w, axes_h = w - GAP[0], h - GAP[1]
-    fig = _figure(m["left"] + m["right"] + cols * axes_w + (cols - 1) * GAP[0],
-                  m["top"] + m["bottom"] + rows * axes_h + (rows - 1) * GAP[1], **m,
+    width = m["left"] + m["right"] + cols * axes_w + (cols - 1) * GAP[0]
+    extra = max(0.0, text_width(title, RC["axes.titlesize"]) + 0.3 - width)  # a title wider than the panels: room beside them
+    m["left"], m["right"] = m["left"] + extra / 2, m["right"] + extra / 2
+    fig = _figure(width + extra, m["top"] + m["bottom"] + rows * axes_h + (rows - 1) * GAP[1], **m,
                   wspace=GAP[0] / axes_w, hspace=GAP[1] / axes_h)
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax in axes[count:]:
         ax.set_visible(False)
     for ax in axes[:count:cols]:
         ax.set_ylabel(ylabel)
-    fig.suptitle(title, y=1 - 0.12 / fig.get_figheight(), va="top")
+    fig.suptitle(title, y=1 - 0.12 / fig.get_figheight(), va="top", fontsize=RC["axes.titlesize"])
     return fig, axes[:count]
 
 
@@ -86,7 +88,7 @@ def edge_by_bet(names: list[str], edges: list, title: str):
     """Horizontal bars: each bet's house edge in per cent, labelled with its value."""
     values = [float(e) * 100 for e in edges]
     left = max(map(text_width, names), default=0) + 0.2
-    fig = _figure(max(8, left + 4), 1.0 + 0.28 * len(names), left=left, right=0.15, bottom=0.55, top=0.35)
+    fig = _figure(max(8, left + 4, left + 0.35 + text_width(title, RC["axes.titlesize"])), 1.0 + 0.28 * len(names), left=left, right=0.15, bottom=0.55, top=0.35)
     ax = fig.subplots()
     ax.barh(range(len(names)), values, color=[WORSE if v > 0 else BETTER for v in values])
     ax.set_yticks(range(len(names)), names)
@@ -99,6 +101,18 @@ def edge_by_bet(names: list[str], edges: list, title: str):
     ax.set_xlabel("House edge (% of the amount bet; ties and pushes count as bets)")
     ax.set_title(title)
     return fig
+
+
+def panel_title(ax, name: str) -> None:
+    """A panel's title (a bet's name), in a smaller size where it is wider than its panel (7 pt at
+    the least; a longer name is cut with an ellipsis): never over the next panel's."""
+    room = PANEL[0] - GAP[0]
+    size = RC["axes.titlesize"]
+    while size > 7 and text_width(name, size) > room:
+        size -= 0.5
+    while text_width(name, size) > room and len(name) > 4:
+        name = name[:-2] + "…"
+    ax.set_title(name, fontsize=size)
 
 
 @drawn
@@ -117,7 +131,7 @@ def by_decks(series: list[tuple[str, list[str], list]], title: str):
                     textcoords="offset points", ha="right", fontsize=7, color=LIMIT)
         ax.set_xticks(x, labels)
         ax.set_xlabel("decks")
-        ax.set_title(name)
+        panel_title(ax, name)
         ax.margins(y=0.2)
     return fig
 
@@ -134,7 +148,7 @@ def eor(series: list[tuple[str, list[str], list]], title: str):
         if not any(v for _, v in present):
             ax.text(0.5, 0.65, "exactly 0 for every rank", transform=ax.transAxes, ha="center", fontsize=8)
         ax.set_xlabel("rank removed")
-        ax.set_title(name)
+        panel_title(ax, name)
     return fig
 
 
@@ -143,7 +157,7 @@ def wager_sizes(evs: list, amounts: list, title: str, xlabel: str):
     """A player's wager size against the EV it had (or what a model adds to it: ``xlabel`` says),
     one point a wager opportunity (amount 0 where he did not bet): a counter's points climb to the
     right of 0."""
-    fig = _figure(6.5, 3.4, left=0.8, right=0.2, bottom=0.55, top=0.45)
+    fig = _figure(max(6.5, text_width(title, RC["axes.titlesize"]) + 1.3), 3.4, left=0.8, right=0.2, bottom=0.55, top=0.45)
     ax = fig.subplots()
     x = [float(e) * 100 for e in evs]
     ax.scatter(x, [float(a) for a in amounts], s=9, alpha=0.5, color=LIMIT, linewidths=0)
@@ -157,7 +171,7 @@ def wager_sizes(evs: list, amounts: list, title: str, xlabel: str):
 @drawn
 def cumulative_win(theoretical: list, realized: list, title: str):
     """The house's cumulative theoretical and realized win over a player's wagers, in order."""
-    fig = _figure(6.5, 3.4, left=0.8, right=0.2, bottom=0.55, top=0.45)
+    fig = _figure(max(6.5, text_width(title, RC["axes.titlesize"]) + 1.3), 3.4, left=0.8, right=0.2, bottom=0.55, top=0.45)
     ax = fig.subplots()
     x = range(1, len(theoretical) + 1)
     ax.plot(x, [float(t) for t in theoretical], color=LIMIT, label="theoretical")

@@ -169,7 +169,8 @@ def compute(scope: Scope, slugs: dict[str, str], advance) -> Figures:
         by_decks = each(rules, lambda r: edge_views.by_decks(r, list(scope.deck_counts), known), advance)
         returns = each(rules, lambda r: parsheet_views.returns(r, shoe, known))
         volatility = each(rules, lambda r: parsheet_views.volatility(r, shoe, known), advance)
-        comparison = done(edge_views.compare(compared_rules(rules, shoe), shared_only=True, knowledge=known), advance)
+        comparison = done(edge_views.compare(compared_rules(rules, shoe), shared_only=True, knowledge=known,
+                                             also={b.id for r in rules for b in r.bets}), advance)
         edge_charts = each(rules, lambda r: edge_chart(scope, r, slugs[r.name], edges[r.name]), advance)
         removals = job.result()  # a worker that died raises RunFailed: no report is written
         advance(13 * len(rules))
@@ -319,7 +320,7 @@ class Sheet:
         scope, known = self.scope, self.scope.knowledge
         command = () if self.command is None else (("Command", self.command),)
         return (("Game", "Mini baccarat / punto banco"),
-                *((f"Rules: {r.name}", f"{r.description}\nSource: {r.source or '-'}") for r in scope.rules),
+                *(("Rules", f"{r.name}: {r.description}\nSource: {r.source or '-'}") for r in scope.rules),
                 ("Tableau", "; ".join(t.name for t in tableaus(scope))), ("Shoe", scope.shoe.describe()),
                 *((("Known cards", known.describe()),) if known else ()),
                 ("Made by", f"baccarat {__version__}"), *command)
@@ -405,7 +406,7 @@ class Sheet:
     def rule_sets_compared(self) -> list:
         return [Heading(2, "Rule sets compared"), para(
             "The house edge of each bet under the report's rule sets and the built-in rule sets, on this shoe "
-            "(the bets at least two of them share)."), Table("compare", self.figures.comparison)]
+            "(the report's own bets, and the bets at least two of them share)."), Table("compare", self.figures.comparison)]
 
     def by_decks(self) -> list:
         figures = self.figures

@@ -79,6 +79,7 @@ def styles() -> dict:
                                wordWrap="CJK"),
         "head": ParagraphStyle("head", parent=body, fontName=BOLD, fontSize=TABLE_SIZE, leading=TABLE_SIZE + 1.5,
                                spaceAfter=0),
+        "lead": ParagraphStyle("lead", parent=body, keepWithNext=True),  # a section's first paragraph: kept with what follows
     }
 
 
@@ -94,23 +95,27 @@ def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
     width = size[0] - 2 * margin
     height = size[1] - 2 * margin - 8 * mm  # the footer's band
     story = title_page(report, made) + [PageBreak()]
+    previous = None
     for block in report.blocks[1:]:  # the first heading is the title page's
-        story += flowables(block, width, height)
+        story += flowables(block, width, height, lead=isinstance(previous, document.Heading))
+        previous = block
     out = io.BytesIO()
     footer = f"{report.title} · baccarat {report.data.get('version', '')}"
     doc = document_class()(out, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=margin,
                            bottomMargin=margin + 8 * mm, title=report.title, author="baccarat",
                            subject=report.data.get("kind", "Par sheet"), creator=f"baccarat {report.data.get('version', '')}", invariant=1)
-    doc.build(story, canvasmaker=numbered_canvas(footer, margin))
+    doc.build(story, canvasmaker=numbered_canvas(footer, margin, made))
     return out.getvalue()
 
 
-def flowables(block, width: float, height: float) -> list:
-    """A block of the report as reportlab flowables, in a frame ``width`` by ``height`` points."""
+def flowables(block, width: float, height: float, lead: bool = False) -> list:
+    """A block of the report as reportlab flowables, in a frame ``width`` by ``height`` points; a
+    paragraph that opens a section (``lead``) kept on the page of what follows it, as its heading
+    is, so that no heading and its first words sit alone at the foot of a page."""
     if isinstance(block, document.Heading):
         return [heading(block)]
     if isinstance(block, document.Text):
-        return [paragraph(block.parts)]
+        return [paragraph(block.parts, "lead" if lead else "body")]
     if isinstance(block, document.Table):
         return table(block, width)
     if isinstance(block, document.Chart):
@@ -141,11 +146,11 @@ def heading(block):
     return Paragraph(escape(block.text), styles()[f"h{min(block.level, 3)}"])
 
 
-def paragraph(parts):
+def paragraph(parts, style: str = "body"):
     from reportlab.platypus import Paragraph  # heavy: loaded only when a PDF is made
 
     return Paragraph("".join(f'<font face="{MONO}">{escape(x.text)}</font>' if isinstance(x, document.Code)
-                             else escape(x) for x in parts), styles()["body"])
+                             else escape(x) for x in parts), styles()[style])
 
 
 def table(block, width: float) -> list:
@@ -158,13 +163,14 @@ def table(block, width: float) -> list:
     if not headers:
         return []
     measure = lambda t, font=FONT: stringWidth(t, font, TABLE_SIZE) + 2 * PAD  # noqa: E731
-    widths = []
+    widths, words = [], []
     for i, header in enumerate(headers):  # as wide as the widest cell and the header's longest word, within a cap
         data = max((measure(row[i]) for row in rows), default=0)
-        word = max(measure(w, BOLD) for w in header.split() or [""])
+        word = max(measure(w, BOLD) for w in header.split() or [""]) + 1  # a point to spare: no word broken by rounding
         cap = width * TEXT_SHARE if aligns[i] == "left" else width / 2
-        widths.append(max(min(max(data, word), cap), 4 * PAD))
-    widths = narrowed(widths, [a == "left" for a in aligns], width)
+        widths.append(max(min(max(data, word), cap), word, 4 * PAD))
+        words.append(word)
+    widths = narrowed(widths, [a == "left" for a in aligns], width, words)
     out = [Paragraph(text(block.view.title), s["caption"])]
     groups = column_groups(widths, width)
     for n, group in enumerate(groups):
@@ -175,22 +181,25 @@ def table(block, width: float) -> list:
     return out
 
 
-def narrowed(widths: list[float], text: list[bool], width: float) -> list[float]:
+def narrowed(widths: list[float], text: list[bool], width: float, words: list[float] | None = None) -> list[float]:
     """Widths for a table wider than ``width``: its text columns narrowed first (their cells
-    wrap), each down to no less than a tenth of the page, before any column group is split off.
+    wrap), each down to no less than a tenth of the page and its header's longest word (``words``:
+    a header is never broken inside a word), before any column group is split off.
 
     >>> narrowed([300, 200, 100], [True, True, False], 500)
     [237.5, 162.5, 100]
+    >>> narrowed([300, 200, 100], [True, True, False], 500, [0, 190, 0])
+    [290.0, 190.0, 100]
     >>> narrowed([100, 100], [True, False], 500)
     [100, 100]
     """
-    floor = width / 10
-    room = sum(w - floor for w, t in zip(widths, text) if t and w > floor)
+    floors = [max(width / 10, word) for word in (words or [0] * len(widths))]
+    room = sum(w - f for w, t, f in zip(widths, text, floors) if t and w > f)
     excess = sum(widths) - width
     if excess <= 0 or room <= 0:
         return widths
     take = min(1.0, excess / room)
-    return [w - (w - floor) * take if t and w > floor else w for w, t in zip(widths, text)]
+    return [w - (w - f) * take if t and w > f else w for w, t, f in zip(widths, text, floors)]
 
 
 def column_groups(widths: list[float], width: float) -> list[list[int]]:
@@ -250,15 +259,19 @@ def chart(block, width: float, height: float):
     return drawing
 
 
-def numbered_canvas(footer: str, margin: float):
+def numbered_canvas(footer: str, margin: float, made: str = ""):
     """A canvas class that writes "page n of m" and ``footer`` at the foot of every page but the
-    first, once the number of pages is known."""
+    first, once the number of pages is known, and dates the file ``made`` (ISO; the title page's
+    date: the file is otherwise invariant, which would date it 2000-01-01)."""
     from reportlab.pdfgen.canvas import Canvas  # heavy: loaded only when a PDF is made
 
     class Numbered(Canvas):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._pages = []
+            if made:
+                stamp = made.replace("-", "")
+                self._doc.setDateFormatter(lambda *when: f"D:{stamp}000000+00'00'")
 
         def showPage(self):
             self._pages.append(dict(self.__dict__))

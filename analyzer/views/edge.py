@@ -96,14 +96,15 @@ def edge(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
     )
 
 
-def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False, knowledge: Knowledge = NOTHING) -> View:
+def compare(variants: list[tuple[str, RuleSet, Shoe]], shared_only: bool = False, knowledge: Knowledge = NOTHING,
+            also=frozenset()) -> View:
     """The house edge of each bet under several (label, rules, shoe) variants, side by side (given
     ``knowledge`` of the coup's cards); with ``shared_only``, only the bets that at least two
-    variants have."""
+    variants have, and those of ``also`` (ids)."""
     edges = [{r.bet.id: r for r in labelled(label, lambda: analyse(rules, shoe, knowledge))} for label, rules, shoe in variants]
     bets = list({r.bet.id: r.bet for by_id in edges for r in by_id.values()}.values())
     if shared_only:
-        bets = [bet for bet in bets if sum(bet.id in by_id for by_id in edges) >= 2]
+        bets = [bet for bet in bets if sum(bet.id in by_id for by_id in edges) >= 2 or bet.id in also]
     rows = [
         {"bet": bet.id, "name": bet.name,
          **{f"v{i}": (by_id[bet.id].house_edge if bet.id in by_id else None) for i, by_id in enumerate(edges)}}
