@@ -1,6 +1,6 @@
-"""MkDocs hooks: the JSON API page is rendered from the server's own OpenAPI description; the
-command-line reference shows each command's summary whole and no click internals as defaults;
-the notebook's kernel is quiet."""
+"""MkDocs hooks: the JSON API page is rendered from the server's own OpenAPI description, the
+catalogue's page from the catalogue; the command-line reference shows each command's summary
+whole and no click internals as defaults; the notebook's kernel is quiet."""
 
 import inspect
 import os
@@ -31,7 +31,23 @@ quiet_kernel()
 def on_page_markdown(markdown: str, page, config, files) -> str:
     if page.file.src_uri == "reference/api.md":
         return markdown.replace("<!-- openapi -->", openapi.markdown())
+    if page.file.src_uri == "reference/catalogue.md":
+        return markdown.replace("<!-- catalogue -->", catalogue())
     return markdown
+
+
+def catalogue() -> str:
+    """Every bet of the catalogue as a Markdown table: its id, name, house edge on a full 8-deck
+    shoe and source."""
+    from analyzer import Shoe, analyse, get_rules
+    from analyzer.render import percent
+
+    cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    rows = ["| bet | name | house edge, 8 decks | source |", "|---|---|--:|---|"]
+    for result in analyse(get_rules("catalog"), Shoe.decks(8)):
+        bet = result.bet
+        rows.append(f"| `{bet.id}` | {cell(bet.name)} | {percent(result.house_edge)} | {cell(bet.source or '-')} |")
+    return "\n".join(rows) + "\n"
 
 
 def on_page_content(html: str, page, config, files) -> str:

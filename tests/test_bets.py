@@ -232,6 +232,91 @@ CATALOG |= {
 }
 
 
+# The bets of the crate zeekrs/baccarat-calculator the catalogue took in (issue 41), settled from
+# the dealer's cards and totals alone.
+def cards_of(o, side):
+    return len(o[f"{side}_hand"])
+
+
+def side_wins_with(side, total, cards=None):
+    return lambda o: wins(side, o) and o[f"{side}_total"] == total and (cards is None or cards_of(o, side) == cards)
+
+
+def first_two_colour(side, red):
+    return pays(2, lambda o: all((c[1] in RED) == red for c in o[f"{side}_hand"][:2]))
+
+
+def fortune_4_pair(side):
+    def pay(o):
+        a, b = o[f"{side}_hand"][:2]
+        if a != b:  # identical cards: rank and suit
+            return -1
+        return 30 if a == "4d" else 15 if a[0] == "4" else 12 if a[1] == "d" else 9
+    return pay
+
+
+def char_siu(side):
+    def pay(o):
+        mine, theirs = o[f"{side}_total"], o["banker_total" if side == "player" else "player_total"]
+        if wins(side, o) and mine in (7, 8, 9) and mine - theirs == 1:
+            return {4: 10, 5: 15, 6: 50}[o["cards"]]
+        return -1
+    return pay
+
+
+def three_card(side, total):
+    return lambda o: o[f"{side}_total"] == total and cards_of(o, side) == 3
+
+
+def flame(o):
+    tie7 = o["winner"] == 0 and o["player_total"] == 7
+    return tie7 and cards_of(o, "player") == cards_of(o, "banker")
+
+
+def heaven(o):
+    both = three_card("player", 9)(o) and three_card("banker", 9)(o)
+    return 60 if both else 8 if three_card("player", 9)(o) or three_card("banker", 9)(o) else -1
+
+
+def tiger_pair(o):
+    if len({c[0] for c in first_four(o)}) == 1:
+        return 100
+    if o["player_pair"] and o["banker_pair"]:
+        return 20
+    return 4 if o["player_pair"] or o["banker_pair"] else -1
+
+
+CATALOG |= {
+    "monkey": lambda o: (50 if all(c[0] in FACE for c in first_four(o)) else
+                         1 if not any(c[0] in FACE for c in first_four(o)) else -1),
+    "player_red": first_two_colour("player", True),
+    "player_black": first_two_colour("player", False),
+    "banker_red": first_two_colour("banker", True),
+    "banker_black": first_two_colour("banker", False),
+    "player_4_fortune": pays(35, side_wins_with("player", 4)),
+    "banker_4_fortune": pays(20, side_wins_with("banker", 4)),
+    "player_fortune_4_pair": fortune_4_pair("player"),
+    "banker_fortune_4_pair": fortune_4_pair("banker"),
+    "invincible_6": pays(4, lambda o: max(o["player_total"], o["banker_total"]) == 6),
+    "tiger_bull": pays(4, lambda o: o["winner"] != 0 and max(o["player_total"], o["banker_total"]) == 6),
+    "player_char_siu": char_siu("player"),
+    "banker_char_siu": char_siu("banker"),
+    "small_bull": pays(20, side_wins_with("player", 6, 2)),
+    "big_bull": pays(35, side_wins_with("player", 6, 3)),
+    "wu_da_lang": pays(150, side_wins_with("player", 1)),
+    "lucky_7": lambda o: (6 if side_wins_with("player", 7, 2)(o) else 15 if side_wins_with("player", 7, 3)(o) else -1),
+    "big_lucky_7": pays(30, side_wins_with("player", 7, 3)),
+    "small_lucky_7": pays(15, side_wins_with("player", 7, 2)),
+    "super_lucky_7": lambda o: ({4: 30, 5: 40, 6: 100}[o["cards"]]
+                                if (o["player_total"], o["banker_total"]) == (7, 6) else -1),
+    "flame_7s": lambda o: (40 if cards_of(o, "player") == 2 else 150) if flame(o) else -1,
+    "heaven_9": heaven,
+    "treasure_all": pays(5, lambda o: (side_wins_with("banker", 7, 3)(o) or side_wins_with("player", 8, 3)(o)
+                                       or flame(o) or three_card("player", 9)(o) or three_card("banker", 9)(o))),
+    "tiger_pair": tiger_pair,
+}
+
+
 def payoff(rules, bet_id):
     return PAYOFFS.get((rules, bet_id)) or PAYOFFS.get((None, bet_id)) or CATALOG[bet_id]
 
@@ -275,6 +360,37 @@ def test_every_bet_equals_brute_force(rules):
                 assert (result.win, result.push, result.ev) == (win, push, ev), result.bet.id
                 assert result.loss == 1 - win - push
                 assert result.variance == second - ev**2
+
+
+# The probabilities of the crate zeekrs/baccarat-calculator on a full 8-deck shoe, as its test
+# fixtures give them (crates/calculator/tests/fixtures/source_standard_8_deck.rs and
+# source_standard_8_deck_variants.rs, commit 6489e77): (bet, line or None for the win) -> float.
+CRATE = {
+    ("banker_4_fortune", None): 0.03268242767565334,
+    ("player_4_fortune", None): 0.01723867654131342,
+    ("player_red", None): 0.2493975903614458,
+    ("banker_red", None): 0.2493975903614458,
+    ("player_fortune_4_pair", None): 0.016867469879518072,
+    ("banker_fortune_4_pair", 0): 0.00032437442075996,
+    ("banker_fortune_4_pair", 1): 0.00097312326227989,
+    ("banker_fortune_4_pair", 2): 0.00389249304911956,
+    ("banker_fortune_4_pair", 3): 0.01167747914735867,
+    ("invincible_6", None): 0.1356556968017422,
+    ("tiger_bull", None): 0.11641553305175217,
+    ("treasure_all", None): 0.1386193860563475,
+    ("wu_da_lang", None): 0.004929417821567907,
+    ("tiger_pair", 2): 0.13823615337230594,  # a pair on one side only: the crate's Single
+}
+
+
+def test_the_bets_taken_from_the_crate_agree_with_its_figures():
+    """To 1e-12 of each: the crate works in float64 from its own counts, and its fixtures' last
+    digits carry that rounding (Banker 4 Fortune: exact 638124180208/19524993263685, nearest float
+    0.03268242767565315; the crate's 0.03268242767565334)."""
+    results = {r.bet.id: r for r in analyse(get_rules("catalog"), Shoe.decks(8))}
+    for (bet, line), expected in CRATE.items():
+        exact = results[bet].win if line is None else results[bet].line_probabilities[line]
+        assert abs(float(exact) - expected) <= 1e-12 * expected, (bet, line, float(exact), expected)
 
 
 def test_edges_from_published_counts():
