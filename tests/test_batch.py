@@ -173,8 +173,9 @@ def test_few_shoes_take_the_enumerator_until_the_rule_set_is_compiled():
 def test_value_lines_span_few_columns():
     plan = compile_rules(CATALOG)
     columns = plan.value_columns
-    # 13 lines are integer sums of others; Banker Streak's "Player or tie" is one more column
-    assert plan.polynomials.basis.shape == (36, 5005) and columns == 50
+    # 73 value-level columns (Banker Streak's "Player or tie" among them) span 55 polynomials: the
+    # other lines are integer sums of those (36 of 50 before issue 41 added 24 bets)
+    assert plan.polynomials.basis.shape == (55, 5005) and columns == 73
 
 
 def test_shoe_forms_and_errors():
