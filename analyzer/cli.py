@@ -775,12 +775,10 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
         if wagers:
             placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file", userfiles.LARGE_FILE), wagers,
                                             table=table or "")
-        else:
-            placed = reviewing.wagers_from_store(store, [table] if table else None, since, until)
-        if not placed:
-            raise click.ClickException(f"no wager is kept{f' at table {table!r}' if table else ''} in {store.url}"
-                                       f"{' in that period' if since or until else ''}")
-        deals = reviewing.deals_from_store(store, sorted({w.table for w in placed}), {(w.table, w.shoe) for w in placed})
+            deals = reviewing.deals_from_store(store, sorted({w.table for w in placed}),
+                                               {(w.table, w.shoe) for w in placed})
+        else:  # the wagers kept: a part of the players at a time (a month of them is never all in memory)
+            placed = deals = None
     else:
         placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file", userfiles.LARGE_FILE), wagers)
         names = sorted({w.table for w in placed if w.table})
@@ -794,7 +792,10 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
                                           cards.make_shoe(decks), name, coups)
         only = deals[name].shoes
         placed = [reviewing.with_defaults(w, name, only[0].name if len(only) == 1 else "") for w in placed]
-    review = reviewing.review(placed, deals, chance, samples, seed, group, pending=db is not None and not wagers)
+    if placed is None:
+        review = reviewing.review_store(store, [table] if table else None, since, until, chance, samples, seed, group)
+    else:
+        review = reviewing.review(placed, deals, chance, samples, seed, group)
     view = views.protect.sessions_table(review) if sessions else views.protect.protect(review, group)
     workbook = views.protect.workbook(review) if xlsx_file is not None else None  # made before anything is written
     if out is not None:

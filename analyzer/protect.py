@@ -255,12 +255,12 @@ def period(text: str | None, name: str) -> str | None:
 
 
 def wagers_from_store(store, tables: list[str] | None = None, since: str | None = None,
-                      until: str | None = None, most: int = MAX_WAGERS) -> list[Wager]:
+                      until: str | None = None, most: int = MAX_WAGERS, players: list[str] | None = None) -> list[Wager]:
     """The wagers kept in the pit's store (of ``tables``, else of all), each named by its id in
     errors (each is reviewed by the EV its kept shoe gives: the one it was kept with, unless a
     correction changed a coup before it since)."""
     out = []
-    for row in store.wager_rows(tables, period(since, "since"), period(until, "until")):
+    for row in store.wager_rows(tables, period(since, "since"), period(until, "until"), players):
         if len(out) >= most:
             raise BaccaratError(f"more than {most:,} wagers kept: review fewer tables, or a shorter period, at a time")
         out.append(Wager(row["id"], row["table"], str(row["shoe"]), row["coup"], row["seat"], row["player"], row["bet"],
@@ -441,9 +441,11 @@ class PlayerReview:
     flagged: bool = False
     fits: str = ""
 
+    count: int = 0  # his wagers (kept where the list of them is not: see review_store)
+
     @property
     def wagered(self) -> int:
-        return len(self.wagers)
+        return self.count or len(self.wagers)
 
 
 @dataclass
@@ -575,7 +577,7 @@ def player_review(player: str, placed: list, columns: Columns, level: Fraction, 
         m.chance.factor = 2 * len(models)  # ...the information models the other half
     chance = min((shift, within), key=lambda c: c.value)
     out = PlayerReview(player, placed, sessions, amount, theoretical, realized, Fraction(positive, 1) / amount,
-                       correlation, slope, chance)
+                       correlation, slope, chance, count=len(placed))
     counting = Model("counting", correlation, out.share_positive, -theoretical, chance, [p.ev for p in placed],
                      (amounts, evs))
     out.models = [counting] + models
@@ -893,8 +895,8 @@ def deals_from_store(store, tables: list[str] | None = None, shoes: set | None =
         spec = store.table(name)["spec"]
         numbers = sorted({row["shoe"] for row in store.shoe_rows(name)
                           if shoes is None or (name, str(row["shoe"])) in shoes})
-        shoes = [kept_shoe(store.event_rows(name, shoe=n), n) for n in numbers]
-        out[name] = Deal(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), shoes, f"table {name!r}")
+        kept = [kept_shoe(store.event_rows(name, shoe=n), n) for n in numbers]
+        out[name] = Deal(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), kept, f"table {name!r}")
     return out
 
 
@@ -932,3 +934,55 @@ def parse_group(text: str) -> str:
     if not whole_ranks(kinds) or all(kinds):
         raise BaccaratError(f"the group is some of the ranks, each whole (such as 7-9 or 6,7,8,9), not {text[:40]!r}")
     return text
+
+
+PART_WAGERS = 200_000  # wagers a review of the pit's store holds at once: more are reviewed a part of the players at a time
+
+
+def review_store(store, tables: list[str] | None = None, since: str | None = None, until: str | None = None,
+                 level: Fraction = LEVEL, samples: int = SAMPLES, seed: int = 0, group: str = GROUP,
+                 part: int = PART_WAGERS) -> Review:
+    """The review of the wagers kept in the pit's store (of ``tables``, in a period), a part of the
+    players at a time - each part at most ``part`` wagers, or one player - so that a month of a pit
+    is never all in memory: each player's figures are all of his wagers' (every table, every shoe),
+    only the shoes his part wagered on are read, and a player not flagged keeps no list of his
+    wagers. The same figures as reviewing them all at once (the tests check)."""
+    players = store.wager_players(tables, period(since, "since"), period(until, "until"))
+    if not players:
+        raise BaccaratError("no wager is kept" + (f" at {', '.join(map(repr, tables))}" if tables else "")
+                            + (" in that period" if since or until else ""))
+    parts, current, size = [], [], 0
+    for player, count in players:
+        if current and size + count > part:
+            parts.append(current)
+            current, size = [], 0
+        current.append(player)
+        size += count
+    parts.append(current)
+    reviews, dealt, waiting = [], {}, 0
+    for names in parts:
+        wagers = wagers_from_store(store, tables, since, until, players=names)
+        deals = deals_from_store(store, sorted({w.table for w in wagers}), {(w.table, w.shoe) for w in wagers})
+        coups = {(t, s.name): len(s.coups) for t, d in deals.items() for s in d.shoes}
+        due = [w for w in wagers if w.coup <= coups.get((w.table, w.shoe), w.coup)]  # the coming coup's: set aside
+        waiting += len(wagers) - len(due)
+        if not due:
+            continue
+        done = review(due, deals, level, samples, seed, group)
+        dealt |= coups
+        if len(parts) > 1:
+            for r in done.players:
+                if not r.flagged:
+                    r.wagers = []  # his figures are kept; his wagers, only where flagged
+        reviews.append(done)
+    if not reviews:
+        raise BaccaratError(f"every wager kept ({waiting:,}) is on a coup not dealt yet")
+    if len(reviews) == 1:
+        reviews[0].pending = waiting
+        return reviews[0]
+    every = [r for done in reviews for r in done.players]
+    every.sort(key=lambda r: (not r.flagged, min(m.chance.adjusted for m in r.models if m.chance), r.player))
+    bets = {b.id: b for done in reviews for b in done.bets}
+    return Review(every, level, samples, {t: n for done in reviews for t, n in done.tables.items()},
+                  sum(dealt.values()), waiting, tuple(bets.values()))
+

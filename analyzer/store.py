@@ -203,21 +203,41 @@ class Store:
                                                                 at=at, **r)).inserted_primary_key[0])
         return ids
 
-    def wager_rows(self, tables: list[str] | None = None, since: str | None = None, until: str | None = None):
-        """The wagers kept (of ``tables``, else of every table; kept at ``since`` or later and before
-        ``until``, ISO times in UTC, where given), in the order they were kept, each {table, shoe,
-        coup, seat, player, bet, amount, ev, at, id, after}, read in parts of 10,000: a generator,
-        so that a month of them is never all in memory here."""
+    def wager_query(self, select_what, tables, since, until, players=None):
+        """A query of the wagers kept (of ``tables``, ``players``, kept at ``since`` or later and
+        before ``until``, where given), selecting ``select_what``."""
         from sqlalchemy import select
 
         t, w = self.tables, self.wagers
-        query = select(w, t.c.name).select_from(w.join(t, t.c.id == w.c.table_id))
+        query = select(*select_what).select_from(w.join(t, t.c.id == w.c.table_id))
         if tables is not None:
             query = query.where(t.c.name.in_(tables))
+        if players is not None:
+            query = query.where(w.c.player.in_(players))
         if since is not None:
             query = query.where(w.c.at >= since)
         if until is not None:
             query = query.where(w.c.at < until)
+        return query
+
+    def wager_players(self, tables: list[str] | None = None, since: str | None = None,
+                      until: str | None = None) -> list[tuple[str, int]]:
+        """(player, wagers kept) of every player with wagers kept (as wager_rows picks them), by name."""
+        from sqlalchemy import func
+
+        w = self.wagers
+        query = self.wager_query([w.c.player, func.count()], tables, since, until).group_by(w.c.player).order_by(w.c.player)
+        with self.engine.connect() as connection:
+            return [(player, count) for player, count in connection.execute(query)]
+
+    def wager_rows(self, tables: list[str] | None = None, since: str | None = None, until: str | None = None,
+                   players: list[str] | None = None):
+        """The wagers kept (of ``tables``, else of every table; kept at ``since`` or later and before
+        ``until``, ISO times in UTC, where given), in the order they were kept, each {table, shoe,
+        coup, seat, player, bet, amount, ev, at, id, after}, read in parts of 10,000: a generator,
+        so that a month of them is never all in memory here."""
+        t, w = self.tables, self.wagers
+        query = self.wager_query([w, t.c.name], tables, since, until, players)
         last = 0
         while True:
             part = query.where(w.c.id > last).order_by(w.c.id).limit(MAX_LIST)

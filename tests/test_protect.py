@@ -464,3 +464,38 @@ def test_wagers_fed_to_a_table_are_kept_with_their_ev_and_reviewed(tmp_path):
     assert all(evs[str(r["shoe"]), r["coup"], r["bet"]] == r["ev"] for r in kept)  # the EV kept is the EV reviewed
     refused = CliRunner().invoke(cli, ["protect", "--db", url, "--rules", "catalog"])
     assert refused.exit_code == 1 and "leave out --rules" in refused.output
+
+
+def test_a_review_of_the_store_a_part_of_the_players_at_a_time_gives_the_same_figures(tmp_path):
+    """A month of a pit is reviewed a part of the players at a time (protect.review_store): one
+    player a part here, against all at once - the same players, figures, chances and flags."""
+    from analyzer.pit import place, record, table_spec
+    from analyzer.protect import review_store
+    from analyzer.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'pit.sqlite'}")
+    for table in ("t1", "t2"):
+        store.create_table(table_spec({"name": table, "rules": "standard", "decks": 2, "burn": "none"}))
+    rng, last = random.Random(3), {}
+    for t, table in enumerate(("t1", "t2")):
+        after = 0
+        for name, coups in dealt(40 + t, 2):
+            after = record(store, table, {"type": "shoe", "after": after})["event"]
+            for cards, _ in coups:
+                wagers = [{"player": "sorter", "bet": "player", "amount": 100 if cards[0][0] in "789" else 10, "seat": 1}]
+                wagers += [{"player": f"p{k}", "bet": rng.choice(["banker", "tie"]), "amount": 5, "seat": k + 2}
+                           for k in range(3) if rng.random() < 0.5]
+                place(store, table, {"after": after, "wagers": wagers})
+                after = record(store, table, {"type": "coup", "cards": cards, "after": after})["event"]
+        last[table] = after
+    place(store, "t1", {"after": last["t1"], "wagers": [{"player": "late", "bet": "tie", "amount": 5}]})  # the coming coup
+
+    def figures(review):
+        return [(r.player, r.wagered, r.amount, r.theoretical, r.realized, r.flagged, r.fits,
+                 [(m.name, m.chance.value) for m in r.models]) for r in review.players]
+
+    whole, parts = review_store(store), review_store(store, part=1)
+    assert figures(parts) == figures(whole) and whole.coups == parts.coups and whole.pending == parts.pending == 1
+    assert whole.players[0].player == "sorter" and whole.players[0].fits == "group"
+    assert [len(r.wagers) for r in parts.players if not r.flagged] == [0, 0, 0]  # a part forgets who is not flagged
+    store.close()
