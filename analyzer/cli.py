@@ -727,7 +727,8 @@ def written(path: str | None, make) -> None:
               help="The ranks an information model asks the coup's first card to be of (edge sorting's group).")
 @click.option("--report", "out", metavar="DIR", help="Also write the review as a report folder a surveillance "
               "director files: report.html, report.pdf, report.xlsx, report.json, CSV tables and SVG charts.")
-@click.option("--force", is_flag=True, help="Replace the --report folder if it exists (only a folder holding a report).")
+@click.option("--force", is_flag=True, help="Replace the --report folder if it exists (only a folder holding a report), "
+              "and the --xlsx file.")
 @click.option("--xlsx", "xlsx_file", metavar="FILE", help="Also write every wager with its exact EV as a workbook.")
 @click.option("--wide", is_flag=True, help="Every column of the terminal table: the share wagered at positive EV and "
               "the amount added per +1% of EV beside the rest.")
@@ -766,8 +767,10 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
     reviewing.parse_group(group)
     if out is not None:
         par.check_destination(out, force)
+    if table:
+        reviewing.name_of(table, "--table", "the table's name", "")  # a name as the files' names are held to
     if xlsx_file is not None:
-        writable(xlsx_file, out)
+        writable(xlsx_file, out, [p for p in (wagers, coups) if p], force)
     if db is not None:
         store = tables_kept.Store(db, create=False)
         if table:
@@ -779,6 +782,12 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
                                                {(w.table, w.shoe) for w in placed})
         else:  # the wagers kept: a part of the players at a time (a month of them is never all in memory)
             placed = deals = None
+            kept = sum(count for _, count in store.wager_players([table] if table else None, reviewing.period(
+                since, "--since"), reviewing.period(until, "--until")))
+            if xlsx_file is not None and kept > reviewing.PART_WAGERS:
+                raise click.ClickException(f"--xlsx writes every wager, and {kept:,} wagers are reviewed a part at a "
+                                           f"time (more than {reviewing.PART_WAGERS:,}): ask for one table, or a "
+                                           "shorter period (--since, --until)")
     else:
         placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file", userfiles.LARGE_FILE), wagers)
         names = sorted({w.table for w in placed if w.table})
@@ -811,16 +820,21 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
     emit(narrowed(view, wide, fmt), fmt, exact)
 
 
-def writable(path: str, folder: str | None) -> None:
-    """Refuse, before any work, a workbook that cannot be written where asked, or that would be
-    written inside the report folder (which is the report's alone)."""
+def writable(path: str, folder: str | None, inputs=(), force: bool = False) -> None:
+    """Refuse, before any work, a workbook that cannot be written where asked, that would be
+    written inside the report folder (which is the report's alone) or over one of the ``inputs``,
+    or over a file already there without ``force``."""
     from pathlib import Path
 
-    target = Path(path).absolute()
-    if folder is not None and target.is_relative_to(Path(folder).absolute()):
+    target = Path(path).resolve()
+    if folder is not None and target.is_relative_to(Path(folder).resolve()):
         raise click.ClickException(f"--xlsx: {path} is inside the --report folder {folder}: write it elsewhere")
+    if any(target == Path(given).resolve() for given in inputs):
+        raise click.ClickException(f"--xlsx: {path} is one of the files read: write the workbook elsewhere")
     if target.is_dir() or not os.access(target.parent, os.W_OK | os.X_OK):
         raise click.ClickException(f"--xlsx: cannot write {path} (not a file in a writable folder)")
+    if target.exists() and not force:
+        raise click.ClickException(f"--xlsx: {path} exists: give --force to replace it")
 
 
 @cli.command(context_settings=CONTEXT)

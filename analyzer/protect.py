@@ -14,13 +14,15 @@ session       a player's wagers at one table in one shoe. His opportunities in i
               did not bet): how wager size follows EV (correlation and slope) is measured over them.
 bundle        a player's wagers at one coup, at every seat he plays: they move together.
 chance        the chance that the same wagers, placed at random coups of the same shoes, would have
-              had an expected win (the sum of amount x EV) at least as high as his, by two tests.
-              ``within``: in each session the bundles between his first and his last are each
-              placed at a coup drawn at random strictly between them (the first and last stay:
-              they make the session; a test that moved them would compare a window's ends, always
-              in it, with coups that seldom are, and the last coups of a shoe swing most).
-              ``shift``: each session is moved whole, its spacing kept, to a start drawn at random
-              where it fits in its shoe (a player who sits only while the count is good). Counted
+              had an expected win at least as high as his (the sum of amount x the model's figure).
+              Counting's test (``shift``): his wagers on each bet in each shoe moved whole, their
+              spacing and amounts kept, to a start drawn at random where they fit in the shoe:
+              the pattern of his play is kept, only where the shoe's cards fell under it changes
+              (a pattern kept whole cannot match the slow drift of a shoe's EV by chance, as a
+              pattern taken apart would). The information models' test (``within``): in each
+              session (his first coup to his last in a shoe) the bundles between the first and the
+              last each placed at a coup drawn at random strictly between them (the innovation is
+              of mean 0 at every coup to whoever does not see the card: see model). Counted
               exactly when the placements number at most EXACT_PLACEMENTS (a Fraction), else
               estimated from ``samples`` random placements as (hits + 1) / (samples + 1), with
               its standard error. Sums within 1e-9 of the largest values count as "at least as
@@ -33,25 +35,27 @@ model         what a player's wagers follow. A counter follows the EV of the sho
               or whether it is of a group of ranks (7-9 by default: the cards edge sorting sets
               apart). An information model is tested on what only it knows, its innovation: the
               EV given what it sees of the first card less the EV, both on the table's full shoe
-              (exact; one function of the first card for the whole table, worked out once for
-              each thing it may see). A counter, who does not see the card, is no likelier to
-              bet where the innovation is high than anywhere else, so the two are told apart.
+              (exact; one function of the first card for the whole table), less its expectation
+              given the shoe before the coup (the cards left weigh what the first card may be) -
+              so of mean 0 at every coup to whoever does not see the card, a counter included.
               The model named is the flagged information model with the smallest chance (then
-              the largest correlation of amount with its innovation), else counting; for it the
-              exact EV of each of his wagers given what it sees is worked out too (``--known``'s
-              figure on the shoe before the coup).
-flag          a player is flagged when an adjusted chance is at most ``level``: counting's two
-              tests are each weighed at level / 4, the information models' at level / (2 x the
-              models tried). By the union bound, a player whose wagers ignore the cards is flagged
-              with a chance of at most ``level``, where the null hypothesis holds (below).
+              the largest correlation of amount with what only it knows), else counting; for it
+              the exact EV of each of his wagers given what it sees is worked out too
+              (``--known``'s figure on the shoe before the coup).
+flag          a player is flagged when an adjusted chance is at most ``level``: counting's test
+              weighed at level / 2, each information model's at level / (2 x the models tried).
+              By the union bound, a player whose wagers ignore the cards is flagged with a chance
+              of at most ``level``, where the null hypothesis holds (below).
 
-The null hypothesis is that the cards had no say in where a player's bundles fell: within a
-session, which coups between the first and the last got which bundle (the test ``within``, and the
-information models'); and, for ``shift``, where in the shoe the session began. The placements are
-drawn with replacement, which a real session's distinct coups vary less than (conservative). The
-shift test takes every start of a session as equally likely; a player who ignores the cards but
-sits only at the end of shoes, where the EVs swing most, is flagged by it more often than the
-level says (and one who sits at their start, less often).
+The null hypothesis is that the cards had no say in where a player's wagers fell: for counting,
+where in the shoe each bet's pattern of wagers began (every start where it fits equally likely,
+as for a player who arrives and bets whenever he likes); for the information models, which coups
+of a session got his bundles. Placements are drawn with replacement, which a session's distinct
+coups vary less than (conservative). What the tests cannot see: a counter who plays every coup of
+a shoe on a bet and only raises his stake when the count is good (his pattern cannot move: his
+theoretical win and his share wagered at positive EV show him); a player who ignores the cards
+but plays only the last coups of shoes, where EVs swing most, is flagged by counting's test more
+often than the level says (and one who plays only their first coups, less often).
 """
 
 from __future__ import annotations
@@ -249,6 +253,8 @@ def period(text: str | None, name: str) -> str | None:
     except ValueError:
         raise BaccaratError(f"{name}: a date or a date and time, such as 2026-11-26 or 2026-11-26T08:00 (UTC), "
                             f"not {text[:40]!r}") from None
+    if not 1900 <= moment.year <= 9000:
+        raise BaccaratError(f"{name}: a time between the years 1900 and 9000 (got {text[:40]!r})")
     if moment.tzinfo is not None:  # an offset given: the same moment in UTC
         moment = moment.astimezone(timezone.utc)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -570,12 +576,10 @@ def player_review(player: str, placed: list, columns: Columns, level: Fraction, 
     rng_seed = [seed, zlib.crc32(repr(sorted((w.table, w.shoe, w.coup, w.bet, str(w.amount))
                                              for w in (p.wager for p in placed))).encode())]  # his wagers, not his name
     models = information_models(placed, columns, samples, rng_seed)
-    shift, within = placement_chances(placed, columns.of("counting"), samples, rng_seed, both=True)
-    for chance in (shift, within):
-        chance.factor = 4  # counting's two tests share half the level (the union bound)...
+    chance, _ = placement_chances(placed, columns.of("counting"), samples, rng_seed, both=True)
+    chance.factor = 2  # counting's test has half the level (the union bound)...
     for m in models:
         m.chance.factor = 2 * len(models)  # ...the information models the other half
-    chance = min((shift, within), key=lambda c: c.value)
     out = PlayerReview(player, placed, sessions, amount, theoretical, realized, Fraction(positive, 1) / amount,
                        correlation, slope, chance, count=len(placed))
     counting = Model("counting", correlation, out.share_positive, -theoretical, chance, [p.ev for p in placed],
@@ -642,7 +646,10 @@ class Columns:
         self.shoe_coups, self.informed, self.kept = shoe_coups, informed, {}
 
     def of(self, model: str):
-        """``column_of(table, shoe, bet)`` for ``model``."""
+        """``column_of(table, shoe, bet)`` for ``model``: the EV before each coup (counting), or
+        an information model's innovation at each coup less its expectation given the shoe before
+        the coup (the cards left weighing what the first card may be): what only the card tells,
+        of mean 0 to anyone who does not see it, whatever he knows of the shoe (a counter)."""
         import numpy as np
 
         def column_of(table: str, shoe: str, bet: str):
@@ -650,9 +657,15 @@ class Columns:
             column = self.kept.get(key)
             if column is None:
                 coups = self.shoe_coups[table, shoe]
-                column = self.kept[key] = np.array(
-                    [float(c.ev[bet]) for c in coups] if model == "counting" else
-                    [float(self.informed.innovation(model, table, c.cards, bet)) for c in coups])
+                if model == "counting":
+                    column = np.array([float(c.ev[bet]) for c in coups])
+                else:
+                    by_kind = self.informed.by_kind(model, table, bet)  # [rank, suit] innovation of each first card
+                    seen = np.array([by_kind[r, s if s is not None else 0] for r, s in (c.cards[0] for c in coups)])
+                    left = np.array([c.before.counts for c in coups], dtype=float)  # [coup, rank, suit]
+                    expected = (left * by_kind[None]).sum(axis=(1, 2)) / left.sum(axis=(1, 2))
+                    column = seen - expected
+                self.kept[key] = column
             return column
         return column_of
 
@@ -684,12 +697,10 @@ def placement_chances(placed: list, column_of, samples: int, seed, both: bool = 
     His wagers at one coup (at every seat) are one bundle; bundle k's value at each coup of the
     shoe is one row of V = A E^T (A: its amounts by bet, E: the figures by bet). ``within``: in
     each session (his first coup to his last in a shoe) the bundles between the first and the
-    last are each placed at a coup drawn at random strictly between them, independently; the
-    first and last stay (they make the session: a test that moved them would compare a window's
-    ends, always in it, with coups that seldom are, and the last coups of a shoe swing most).
-    ``shift``: each session moved whole, its bundles' spacing kept, to a start drawn at random
-    among those where it fits in its shoe, the sessions independently (a player who sits only
-    while the count is good)."""
+    last are each placed at a coup drawn at random strictly between them, independently (the
+    first and last make the session, and stay). ``shift``: his wagers on each bet in each shoe
+    moved whole, their spacing kept, to a start drawn at random among those where they fit in
+    the shoe, each bet and shoe independently."""
     import numpy as np
 
     sessions = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
@@ -708,10 +719,15 @@ def placement_chances(placed: list, column_of, samples: int, seed, both: bool = 
         if len(between):
             rows = values[(coups > first) & (coups < last)][:, first + 1:last]
             inner.append((rows, float(rows[np.arange(len(between)), between - first - 1].sum())))
-        if both:
-            starts = np.arange(0, len(figures) - (last - first))  # the session's first coup, where it fits
-            totals = values[np.arange(len(coups))[:, None], (coups - first)[:, None] + starts[None, :]].sum(axis=0)
-            shifted.append((totals[None, :], float(totals[first])))
+        if not both:
+            continue
+        for b, bet in enumerate(bets):  # each bet's wagers in the shoe, moved whole
+            on = amounts[:, b] > 0
+            at, stakes = coups[on], amounts[on, b]
+            lo, hi = at.min(), at.max()
+            starts = np.arange(0, len(figures) - (hi - lo))  # where its first wager may fall
+            totals = (stakes[:, None] * figures[(at - lo)[:, None] + starts[None, :], b]).sum(axis=0)
+            shifted.append((totals[None, :], float(totals[lo])))
     out = (placed_chance(inner, samples, np.random.default_rng(seed), "within"),)
     if both:
         out = (placed_chance(shifted, samples, np.random.default_rng(seed + [0]), "shift"),) + out
@@ -791,7 +807,7 @@ def information_models(placed: list, columns: Columns, samples: int, seed) -> li
     """Each information model's test of a player's wagers, on what only it knows (module notes:
     model): the sum of amount x its innovation (:meth:`Informed.innovation`) against the same
     random placements, and the correlation of amount with the innovation over his opportunities."""
-    needs_suits = any(columns.informed.reads_suits(table) for table in {p.wager.table for p in placed})
+    needs_suits = any(columns.informed.deals[p.wager.table].rules.bet(p.wager.bet).card_level for p in placed)
     out = []
     for model in ("card", "colour", "group") if needs_suits else ("card", "group"):
         amounts, points = opportunities(placed, columns.of(model))
@@ -844,6 +860,16 @@ class Informed:
             self.kept[key] = coup.ev if known is None else {
                 r.bet.id: r.ev for r in analyse(rules, coup.before, Knowledge.parse([known]))}
         return self.kept[key][bet]
+
+    def by_kind(self, model: str, table: str, bet: str):
+        """[rank, suit] the innovation (as a float) of each card the first card may be."""
+        import numpy as np
+
+        key = ("kinds", model, self.family[table], bet)
+        if key not in self.kept:
+            self.kept[key] = np.array([[float(self.innovation(model, table, ((r, s),), bet)) for s in range(4)]
+                                       for r in range(13)])
+        return self.kept[key]
 
     def innovation(self, model: str, table: str, cards: tuple, bet: str) -> Fraction:
         """What only the model knows of a coup, for ``bet``: the EV given what it sees of the first
