@@ -13,13 +13,15 @@ session       a player's wagers at one table in one shoe. His opportunities in i
               from his first wager to his last, on each bet he wagered in it (amount 0 where he
               did not bet): how wager size follows EV (correlation and slope) is measured over them.
 bundle        a player's wagers at one coup, at every seat he plays: they move together.
-chance        the chance that the same wagers, placed at random coups of the same shoes, would have
-              had an expected win at least as high as his (the sum of amount x the model's figure).
-              Counting's test (``shift``): his wagers on each bet in each shoe moved whole, their
-              spacing and amounts kept, to a start drawn at random where they fit in the shoe:
-              the pattern of his play is kept, only where the shoe's cards fell under it changes
-              (a pattern kept whole cannot match the slow drift of a shoe's EV by chance, as a
-              pattern taken apart would). The information models' test (``within``): in each
+chance        the chance that the same wagers, played on shoes whose cards fell otherwise, would
+              have had an expected win at least as high as his (the sum of amount x the model's
+              figure). Counting's test (``dealt``): his wagers in each shoe kept as they were - the
+              same coups, bets and amounts - against the EVs of a shoe dealt by the simulator in its
+              place (BANK_SHOES of them, from the table's start shoe): his pattern of play stays
+              whole (his breaks, his raises, every coup he played), only the cards under it change.
+              (Moving his wagers about the shoe instead would match the slow drift of a shoe's EV by
+              chance: a player who raised his stake half-way would look like a counter.) The
+              information models' test (``within``): in each
               session (his first coup to his last in a shoe) the bundles between the first and the
               last each placed at a coup drawn at random strictly between them (the innovation is
               of mean 0 at every coup to whoever does not see the card: see model). Counted
@@ -47,15 +49,13 @@ flag          a player is flagged when an adjusted chance is at most ``level``: 
               By the union bound, a player whose wagers ignore the cards is flagged with a chance
               of at most ``level``, where the null hypothesis holds (below).
 
-The null hypothesis is that the cards had no say in where a player's wagers fell: for counting,
-where in the shoe each bet's pattern of wagers began (every start where it fits equally likely,
-as for a player who arrives and bets whenever he likes); for the information models, which coups
-of a session got his bundles. Placements are drawn with replacement, which a session's distinct
-coups vary less than (conservative). What the tests cannot see: a counter who plays every coup of
-a shoe on a bet and only raises his stake when the count is good (his pattern cannot move: his
-theoretical win and his share wagered at positive EV show him); a player who ignores the cards
-but plays only the last coups of shoes, where EVs swing most, is flagged by counting's test more
-often than the level says (and one who plays only their first coups, less often).
+The null hypothesis is that the cards had no say in a player's wagers: for counting, that his
+wagers would have been the same on any shoe (the simulator's shoes are then as likely as the one
+dealt); for the information models, which coups of a session got his bundles. The bank's shoes
+are dealt with no burn, to a cut card 14 cards from the end, from a shoe of whole decks; a shoe
+whose EVs ran high all along makes every player at it look a little lucky, so false flags, as
+rare as the level says for each player, come together at such a shoe. Placements are drawn with
+replacement, which a session's distinct coups vary less than (conservative).
 """
 
 from __future__ import annotations
@@ -528,7 +528,8 @@ def review(wagers: list[Wager], deals: dict, level: Fraction = LEVEL, samples: i
     shoe_coups = defaultdict(list)  # (table, shoe) -> its coups in order
     for key in sorted(figures, key=lambda k: (k[0], k[1], k[2])):
         shoe_coups[key[:2]].append(figures[key])
-    columns = Columns(shoe_coups, Informed(deals, by_table, group))
+    informed = Informed(deals, by_table, group)
+    columns = Columns(shoe_coups, informed, Bank(deals, informed.rules, seed))
     players = [player_review(player, items, columns, level, samples, seed)
                for player, items in by_player.items()]
     players.sort(key=lambda r: (not r.flagged, min(m.chance.adjusted for m in r.models if m.chance),
@@ -576,7 +577,7 @@ def player_review(player: str, placed: list, columns: Columns, level: Fraction, 
     rng_seed = [seed, zlib.crc32(repr(sorted((w.table, w.shoe, w.coup, w.bet, str(w.amount))
                                              for w in (p.wager for p in placed))).encode())]  # his wagers, not his name
     models = information_models(placed, columns, samples, rng_seed)
-    chance, _ = placement_chances(placed, columns.of("counting"), samples, rng_seed, both=True)
+    chance = counting_chance(placed, columns.of("counting"), columns.bank, samples, rng_seed)
     chance.factor = 2  # counting's test has half the level (the union bound)...
     for m in models:
         m.chance.factor = 2 * len(models)  # ...the information models the other half
@@ -642,8 +643,8 @@ class Columns:
     and bet (one a coup of the shoe, in order), made once and shared by the players: the EV before
     the coup (``counting``), or an information model's innovation (:meth:`Informed.innovation`)."""
 
-    def __init__(self, shoe_coups: dict, informed: Informed):
-        self.shoe_coups, self.informed, self.kept = shoe_coups, informed, {}
+    def __init__(self, shoe_coups: dict, informed: Informed, bank: Bank | None = None):
+        self.shoe_coups, self.informed, self.kept, self.bank = shoe_coups, informed, {}, bank
 
     def of(self, model: str):
         """``column_of(table, shoe, bet)`` for ``model``: the EV before each coup (counting), or
@@ -766,6 +767,74 @@ def placed_chance(parts: list, samples: int, rng, test: str) -> Chance:
     hits = int((totals >= bar).sum())
     p = (hits + 1) / (samples + 1)
     return Chance(p, None, samples, math.sqrt(p * (1 - p) / samples), test)
+
+
+BANK_SHOES = 400  # shoes dealt by the simulator for counting's test, for each rule set and shoe reviewed
+
+
+class Bank:
+    """Shoes dealt by the simulator from the start shoe of each table (BANK_SHOES of them, to the
+    cut card, as the table's shoes were dealt: no burn, the cut card 14 cards from the end), with
+    every wagered bet's EV before each coup - what a shoe's EVs may have been, had its cards
+    fallen otherwise. Shared by the tables dealt alike; made when first asked for."""
+
+    def __init__(self, deals: dict, rules: dict, seed: int):
+        self.deals, self.rules, self.seed, self.kept = deals, rules, seed, {}
+
+    def evs(self, table: str):
+        """([bet id] -> [bank shoe, coup] EVs as floats, NaN past a shoe's last coup)."""
+        import numpy as np
+
+        from .batch import evaluate_many
+        from .simulate import Deal, deal_coups, remaining_counts, shuffled_shoe
+
+        rules, start = self.rules[table], self.deals[table].start
+        key = (id(rules), start)
+        if key not in self.kept:
+            decks = start.size // 52
+            if start != Shoe.decks(decks):
+                raise BaccaratError(f"table {table!r}: counting's test deals shoes of whole decks, and this table's shoe "
+                                    f"is {start.describe()}")
+            deal = Deal(decks=decks, cut=min(14, 52 * decks - 10), burn="none")
+            cards = np.stack([shuffled_shoe(deal, self.seed, i) for i in range(BANK_SHOES)])
+            coups = deal_coups(deal, rules.tableau, cards)
+            evs = evaluate_many(rules, remaining_counts(cards, coups)).ev_floats()
+            index = np.zeros(len(coups.shoe), np.int64)  # each coup's number in its shoe, from 0
+            for n in range(1, len(index)):
+                index[n] = index[n - 1] + 1 if coups.shoe[n] == coups.shoe[n - 1] else 0
+            width = int(index.max()) + 1
+            out = {}
+            for b, bet in enumerate(rules.bets):
+                grid = np.full((BANK_SHOES, width), np.nan)
+                grid[coups.shoe, index] = evs[:, b]
+                out[bet.id] = grid
+            self.kept[key] = out
+        return self.kept[key]
+
+
+def counting_chance(placed: list, column_of, bank: Bank, samples: int, seed) -> Chance:
+    """Counting's test (module notes: chance): each shoe he played, his wagers kept as they were
+    - the same coups, bets and amounts - against the EVs of a shoe dealt by the simulator in its
+    place (a bank shoe at random, each of his shoes independently): the chance that they would
+    have expected as much. A coup past a bank shoe's last counts the EV of its first coup (where
+    the real shoe went on longer)."""
+    import numpy as np
+
+    sessions = defaultdict(lambda: defaultdict(float))
+    for p in placed:
+        w = p.wager
+        sessions[w.table, w.shoe][w.coup, w.bet] += float(w.amount)
+    parts = []
+    for (table, shoe), stakes in sessions.items():
+        banked = bank.evs(table)
+        observed = sum(a * float(column_of(table, shoe, bet)[coup - 1]) for (coup, bet), a in stakes.items())
+        values = np.zeros(BANK_SHOES)
+        for (coup, bet), a in stakes.items():
+            grid = banked[bet]
+            at = grid[:, coup - 1] if coup - 1 < grid.shape[1] else np.full(BANK_SHOES, np.nan)
+            values += a * np.where(np.isnan(at), grid[:, 0], at)
+        parts.append((values[None, :], observed))
+    return placed_chance(parts, samples, np.random.default_rng(seed + [7]), "dealt")
 
 
 def peeks(cards: tuple, group: str) -> dict:

@@ -1,4 +1,4 @@
-"""Write examples/pit_coups.txt and examples/wagers.csv: four two-deck shoes dealt by the
+"""Write examples/pit_coups.txt and examples/wagers.csv: ten two-deck shoes dealt by the
 simulator, and the wagers of four synthetic players at that table (the docs' and README's
 `baccarat protect` example): ana and dee ignore the cards, ben counts Dragon 7 (Eliot Jacobson's
 count, true count 4 or more), cai sees whether the first card is 7, 8 or 9 (edge sorting) and
@@ -22,9 +22,9 @@ JACOBSON = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]  # A, 2..9, ten-value cards
 def main():
     deal = Deal(decks=2, cut=14, burn="none")
     rng = random.Random(38)
-    coup_lines = ["# Four two-deck shoes dealt by the simulator (scripts/make_protect_example.py)"]
+    coup_lines = ["# Ten two-deck shoes dealt by the simulator (scripts/make_protect_example.py)"]
     wagers = ["shoe,coup,seat,player,bet,amount"]
-    for s in range(1, 5):
+    for s in range(1, 11):
         cards = shuffled_shoe(deal, 2026, s)[None, :]
         coups = deal_coups(deal, PUNTO_BANCO, cards)
         coup_lines.append(f"shoe {s}")

@@ -275,7 +275,15 @@ def test_a_few_wagers_chances_are_counted_exactly(rules):
     column_of = Columns({("", "S1"): _coups(deals)}, None).of("counting")
     chances = {c.test: c for c in placement_chances(player.wagers, column_of, 100, [0], both=True)}
     assert chances["shift"].exact == shift and chances["within"].exact == within
-    assert player.chance.exact == shift and player.chance.factor == 2  # counting: the shift test alone
+    # counting's test: the same wagers on each of the bank's shoes, dealt by the simulator: 400 of
+    # them, few enough to count
+    from analyzer.protect import BANK_SHOES, Bank, Informed
+
+    grid = Bank(deals, Informed(deals, {"": {"tie"}}, "7-9").rules, 0).evs("")["tie"]
+    observed = sum(a * float(evs[c - 1]) for c, a in stakes.items())
+    banked = [sum(a * grid[k, c - 1] for c, a in stakes.items()) for k in range(BANK_SHOES)]
+    assert player.chance.test == "dealt" and player.chance.factor == 2
+    assert player.chance.exact == Fraction(sum(x >= observed - 1e-9 for x in banked), BANK_SHOES)
 
 
 def _coups(deals):
