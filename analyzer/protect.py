@@ -385,7 +385,7 @@ class Placed:
 
 @dataclass
 class Chance:
-    """The chance of one placement test (``test``: ``shift`` or ``within``): exact (a Fraction,
+    """The chance of one placement test (``test``: ``dealt`` or ``within``): exact (a Fraction,
     ``samples`` None) or estimated; ``factor`` the tests it is weighed against (the union bound):
     ``adjusted`` = min(1, factor x chance) is what is compared with the level."""
 
@@ -691,24 +691,20 @@ def fit(amounts: list[float], evs: list[float]) -> tuple[float | None, float | N
     return (sae / math.sqrt(saa * see) if saa > 0 else None), slope
 
 
-def placement_chances(placed: list, column_of, samples: int, seed, both: bool = False) -> tuple:
-    """The chances of the placement tests (module notes: chance) under a model's figures
-    (``column_of``: see :func:`opportunities`): (within,) or, with ``both``, (shift, within).
-
-    His wagers at one coup (at every seat) are one bundle; bundle k's value at each coup of the
-    shoe is one row of V = A E^T (A: its amounts by bet, E: the figures by bet). ``within``: in
-    each session (his first coup to his last in a shoe) the bundles between the first and the
-    last are each placed at a coup drawn at random strictly between them, independently (the
-    first and last make the session, and stay). ``shift``: his wagers on each bet in each shoe
-    moved whole, their spacing kept, to a start drawn at random among those where they fit in
-    the shoe, each bet and shoe independently."""
+def placement_chance(placed: list, column_of, samples: int, seed) -> Chance:
+    """The information models' test (module notes: chance) under a model's figures (``column_of``:
+    see :func:`opportunities`): his wagers at one coup (at every seat) are one bundle, and in each
+    session (his first coup to his last in a shoe) the bundles between the first and the last are
+    each placed at a coup drawn at random strictly between them, independently (the first and
+    last make the session, and stay). Bundle k's value at each coup of the shoe is one row of
+    V = A E^T (A: its amounts by bet, E: the figures by bet)."""
     import numpy as np
 
     sessions = defaultdict(lambda: defaultdict(lambda: defaultdict(float)))
     for p in placed:
         w = p.wager
         sessions[w.table, w.shoe][w.coup][w.bet] += float(w.amount)
-    inner, shifted = [], []
+    inner = []
     for (table, shoe), bundles in sessions.items():
         bets = sorted({b for bundle in bundles.values() for b in bundle})
         figures = np.stack([column_of(table, shoe, b) for b in bets], axis=1)  # [coup of the shoe, bet]
@@ -720,19 +716,7 @@ def placement_chances(placed: list, column_of, samples: int, seed, both: bool = 
         if len(between):
             rows = values[(coups > first) & (coups < last)][:, first + 1:last]
             inner.append((rows, float(rows[np.arange(len(between)), between - first - 1].sum())))
-        if not both:
-            continue
-        for b, bet in enumerate(bets):  # each bet's wagers in the shoe, moved whole
-            on = amounts[:, b] > 0
-            at, stakes = coups[on], amounts[on, b]
-            lo, hi = at.min(), at.max()
-            starts = np.arange(0, len(figures) - (hi - lo))  # where its first wager may fall
-            totals = (stakes[:, None] * figures[(at - lo)[:, None] + starts[None, :], b]).sum(axis=0)
-            shifted.append((totals[None, :], float(totals[lo])))
-    out = (placed_chance(inner, samples, np.random.default_rng(seed), "within"),)
-    if both:
-        out = (placed_chance(shifted, samples, np.random.default_rng(seed + [0]), "shift"),) + out
-    return out
+    return placed_chance(inner, samples, np.random.default_rng(seed), "within")
 
 
 def placed_chance(parts: list, samples: int, rng, test: str) -> Chance:
@@ -881,7 +865,7 @@ def information_models(placed: list, columns: Columns, samples: int, seed) -> li
     for model in ("card", "colour", "group") if needs_suits else ("card", "group"):
         amounts, points = opportunities(placed, columns.of(model))
         beyond, _ = fit(amounts, points)
-        chance, = placement_chances(placed, columns.of(model), samples, seed + [len(out) + 1])
+        chance = placement_chance(placed, columns.of(model), samples, seed + [len(out) + 1])
         out.append(Model(model, None, None, None, chance, [], (amounts, points), beyond))
     return out
 
