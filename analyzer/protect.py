@@ -532,13 +532,17 @@ def review(wagers: list[Wager], deals: dict, level: Fraction = LEVEL, samples: i
     columns = Columns(shoe_coups, informed, Bank(deals, informed.rules, seed))
     players = [player_review(player, items, columns, level, samples, seed)
                for player, items in by_player.items()]
-    players.sort(key=lambda r: (not r.flagged, min(m.chance.adjusted for m in r.models if m.chance),
-                                r.player))
+    players.sort(key=review_order)
     wagered = {}
     for table, ids in by_table.items():
         wagered |= {b.id: b for b in deals[table].rules.bets if b.id in ids and b.id not in wagered}
     return Review(players, level, samples, {t: d.rules.name for t, d in deals.items()}, len(figures), waiting,
                   tuple(wagered.values()))
+
+
+def review_order(r: PlayerReview) -> tuple:
+    """Flagged players first, then by their smallest adjusted chance, then by name."""
+    return not r.flagged, min(m.chance.adjusted for m in r.models if m.chance), r.player
 
 
 def check_wager(w: Wager, deals: dict, bet_ids: dict | None = None) -> None:
@@ -1060,7 +1064,7 @@ def review_store(store, tables: list[str] | None = None, since: str | None = Non
         reviews[0].pending = waiting
         return reviews[0]
     every = [r for done in reviews for r in done.players]
-    every.sort(key=lambda r: (not r.flagged, min(m.chance.adjusted for m in r.models if m.chance), r.player))
+    every.sort(key=review_order)
     bets = {b.id: b for done in reviews for b in done.bets}
     return Review(every, level, samples, {t: n for done in reviews for t, n in done.tables.items()},
                   sum(dealt.values()), waiting, tuple(bets.values()))

@@ -55,20 +55,21 @@ def rules_list() -> View:
     )
 
 
-def favourable(rules: RuleSet) -> list:
+def favourable(returns: list, rules: RuleSet) -> list:
     """A warning for each bet whose pay table gives the bettor the edge on a full 8-deck shoe (a
-    payout too high, most likely: a casino's bet keeps an edge on the full shoe)."""
-    from ..analysis import analyse
-    from ..cards import Shoe
+    payout too high, most likely: a casino's bet keeps an edge on the full shoe), read off the
+    bets' return tables on that shoe (``returns``: parsheet.returns' data; each total's return is
+    the bet's EV)."""
     from ..check import Finding
     from ..render import percent
 
     out = []
-    for result in analyse(rules, Shoe.decks(8)):
-        if result.bet.numeric and result.ev > 0:
-            out.append(Finding("warning", result.bet.id, f"pays the bettor more than it takes on a full 8-deck shoe: EV "
-                                                         f"+{percent(result.ev)} (a house edge of -{percent(result.ev)}); "
-                                                         "is a payout too high?"))
+    for table in returns:
+        ev = table["total"]["return"]
+        if rules.bet(table["bet"]).numeric and ev > 0:
+            out.append(Finding("warning", table["bet"], f"pays the bettor more than it takes on a full 8-deck shoe: EV "
+                                                        f"+{percent(ev)} (a house edge of -{percent(ev)}); "
+                                                        "is a payout too high?"))
     return out
 
 
@@ -96,7 +97,7 @@ def rules_check(rules: RuleSet) -> tuple[View, bool]:
                 ok.remove(bet.id)
         table = returns(rules.only(ok), Shoe.decks(8)) if ok else None
     table = table or View("", [Column("bet", "bet")], [], {})
-    findings += favourable(rules.only(ok)) if ok else []
+    findings += favourable(table.data.get("bets", []), rules)
     warnings = len(findings) - errors
     summary = (f"Check of rules {rules.name}: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
                + (" (an error: the file is not fit to use)" if errors else ""))
