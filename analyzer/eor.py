@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from .bets import MAIN_BETS, RuleSet, evaluate, outcome_counts
+from .bets import MAIN_BETS, OUTCOMES, Bet, Line, RuleSet, evaluate, outcome_counts
 from .cards import RANKS, Shoe
 from .engine import enumerate_coup, falling, possible_coup
 from .errors import BaccaratError
@@ -46,35 +46,79 @@ def followed(rules: RuleSet, shoe: Shoe, knowledge: Knowledge, outcomes: bool) -
     return values
 
 
-def rank_removal(rules: RuleSet, shoe: Shoe, rank: int, base: dict, knowledge: Knowledge = NOTHING):
-    """(the EoR of ``rank`` for every key of ``base``, its weight in the sum rule); None when the
-    shoe has none of that rank (or no removal of it leaves the known cards possible). The card
-    goes from each suit in turn, weighted by how many of that suit are left times the sequences
-    that then agree with the knowledge."""
+# Who wins, as three one-line bets: a batch's count of each line is the outcome's count.
+OUTCOME_RULES = RuleSet("outcomes", "who wins", tuple(Bet(name, label, (Line(Fraction(1), label, condition),))
+                                                      for name, label, condition in OUTCOMES if name in MAIN_BETS))
+
+
+def followed_all(rules: RuleSet, shoes: list, knowledge: Knowledge, outcomes: bool, by_plan: bool | None = None) -> list:
+    """:func:`followed` of each shoe: by the rule set's compiled polynomials, all the shoes in
+    one batch (batch.evaluate_many; the outcomes as OUTCOME_RULES' line counts), where nothing
+    is known of the coup and every payout is a number - ``by_plan`` None chooses so, False
+    always enumerates shoe by shoe (the second route the tests compare it with)."""
+    if by_plan is None:
+        by_plan = not knowledge and all(bet.numeric for bet in rules.bets)
+    if not by_plan or not shoes:
+        return [followed(rules, shoe, knowledge, outcomes) for shoe in shoes]
+    from . import batch  # numpy's polynomials: only where a batch is worth them
+
+    values = [{} for _ in shoes]
+    if rules.bets:
+        batch.compile_rules(rules)
+        done = batch.evaluate_many(rules, shoes)
+        for i, value in enumerate(values):
+            value.update(((BET, bet), ev) for bet, ev in done.evs(i).items())
+    if outcomes:
+        batch.compile_rules(OUTCOME_RULES)
+        done = batch.evaluate_many(OUTCOME_RULES, shoes)
+        for i, value in enumerate(values):
+            total = int(done.total[i])
+            value.update(((OUTCOME, bet.id), Fraction(int(done.lines[i, columns[0]]), total))
+                         for bet, columns in zip(OUTCOME_RULES.bets, done.plan.line_columns))
+    return values
+
+
+def parts(rules: RuleSet) -> tuple:
+    """``rules`` in two: the bets blind to suits, and those that read named suits or colours (whose
+    removals must keep the suit's name)."""
+    sighted = tuple(bet for bet in rules.bets if not bet.needs.suit_blind)
+    return replace(rules, bets=tuple(bet for bet in rules.bets if bet not in sighted)), replace(rules, bets=sighted)
+
+
+def removals(parts: tuple, shoe: Shoe, rank: int, knowledge: Knowledge) -> list:
+    """[(part, keys, {shoe after: cards of ``rank`` whose removal leaves it})] for both ``parts``:
+    the blind one (with the outcomes) takes shoes that differ only by the names of suits as one,
+    if the knowledge is blind to them too. Empty when the shoe has none of that rank."""
     if shoe.rank_counts()[rank] == 0:
-        return None
-    sighted = [bet for bet in rules.bets if not bet.needs.suit_blind]  # bets on named suits or colours
-    blind = replace(rules, bets=tuple(bet for bet in rules.bets if bet not in sighted))
-    total = dict.fromkeys(base, Fraction(0))
-    weight = 0
-    for part, rename_suits in ((blind, knowledge.suit_blind), (replace(rules, bets=tuple(sighted)), False)):
-        keys = [(BET, bet.id) for bet in part.bets] + [key for key in base if key[0] == OUTCOME and part is blind]
+        return []
+    out = []
+    for part, blind in zip(parts, (True, False)):
+        keys = [(BET, bet.id) for bet in part.bets] + ([(OUTCOME, name) for name in MAIN_BETS] if blind else [])
         weight_of = {}  # removals that differ only by suit names give the same EVs (to a suit-blind bet)
         for suit, k in enumerate(shoe.counts[rank]):
             if k and keys:
                 after = shoe.without_card(rank, suit)
-                after = after.canonical() if rename_suits else after
+                after = after.canonical() if blind and knowledge.suit_blind else after
                 weight_of[after] = weight_of.get(after, 0) + k
+        out.append((part, keys, weight_of))
+    return out
+
+
+def rank_removal(shoe: Shoe, rank: int, base: dict, knowledge: Knowledge, parts: tuple, values: list, agree: dict):
+    """(the EoR of ``rank`` for every key of ``base``, its weight in the sum rule); None when the
+    shoe has none of that rank (or no removal of it leaves the known cards possible). The card
+    goes from each suit in turn, weighted by how many of that suit are left times the sequences
+    that then agree with the knowledge (``agree[after]``; 1 when nothing is known); ``values[p]``
+    holds :func:`followed` of each shoe after a removal for the bets of ``parts[p]``."""
+    total = dict.fromkeys(base, Fraction(0))
+    weight = 0
+    for (part, keys, weight_of), value in zip(removals(parts, shoe, rank, knowledge), values):
         part_weight = 0
         for after, k in weight_of.items():
-            w = k
-            if knowledge:  # times the sequences that still agree with it
-                agree = possible_coup(after, rules.tableau, knowledge)
-                w = k * agree.total if agree else 0
+            w = k * agree.get(after, 1)
             if w:
-                ev_after = followed(part, after, knowledge, outcomes=part is blind)
                 for key in keys:
-                    total[key] += w * (ev_after[key] - base[key])
+                    total[key] += w * (value[after][key] - base[key])
             part_weight += w
         weight = weight or part_weight
     if not weight:
@@ -117,15 +161,31 @@ class Removal:
         return [None if self.by_rank[r] is None else self.by_rank[r][key] for r in range(9)] + [self.zero_class(key)]
 
 
-def effect_of_removal(rules: RuleSet, shoe: Shoe, progress=None, knowledge: Knowledge = NOTHING) -> Removal:
+def effect_of_removal(rules: RuleSet, shoe: Shoe, progress=None, knowledge: Knowledge = NOTHING,
+                      by_plan: bool | None = None) -> Removal:
     """The exact EoR of each rank for every bet of ``rules`` (and for P(banker/player/tie)), given
-    ``knowledge`` of the coming coup's cards."""
+    ``knowledge`` of the coming coup's cards: every shoe a removal leaves evaluated at once, by
+    the compiled polynomials where nothing is known (``by_plan``: see :func:`followed_all`)."""
     if shoe.size < 7:
         raise BaccaratError(f"effect of removal needs a shoe of at least 7 cards (this one has {shoe.size})")
-    base = followed(rules, shoe, knowledge, outcomes=True)
+    split = parts(rules)
+    afters = [{}, {}]  # each part's shoes after a removal (dicts: in order, each once)
+    for rank in range(13):
+        for side, (_, _, weight_of) in zip(afters, removals(split, shoe, rank, knowledge)):
+            side.update(dict.fromkeys(weight_of))
+    agree = {}  # with known cards: the sequences of each shoe after a removal that still agree with them
+    if knowledge:
+        for after in {**afters[0], **afters[1]}:
+            possible = possible_coup(after, rules.tableau, knowledge)
+            agree[after] = possible.total if possible else 0
+    values = []
+    for part, side, outcomes in zip(split, afters, (True, False)):
+        shoes = [shoe] * (part.bets != () or outcomes) + [after for after in side if agree.get(after, 1)]
+        values.append(dict(zip(shoes, followed_all(part, shoes, knowledge, outcomes, by_plan))))
+    base = {**values[0].get(shoe, {}), **values[1].get(shoe, {})}
     by_rank, weights = [], []
     for rank in range(13):
-        removal = rank_removal(rules, shoe, rank, base, knowledge)
+        removal = rank_removal(shoe, rank, base, knowledge, split, values, agree)
         by_rank.append(removal and removal[0])
         weights.append(removal[1] if removal else 0)
         if progress:

@@ -43,6 +43,18 @@ def test_sum_rule_holds_exactly_on_random_shoes(seed):
         assert removal.outcomes.check_sum(key) == 0, key
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_eor_by_the_compiled_plan_is_the_enumerators(seed):
+    # Every shoe a removal leaves, evaluated in one batch by the polynomials, against the
+    # enumerator shoe by shoe: card-level bets, bets on named suits, uneven suits, outcomes.
+    rng = random.Random(100 + seed)
+    shoe = random_shoe(rng, rng.randint(40, 90))
+    rules = get_rules("catalog")
+    fast, slow = (effect_of_removal(rules, shoe, by_plan=by_plan) for by_plan in (True, False))
+    assert fast.base == slow.base and fast.by_rank == slow.by_rank and fast.weights == slow.weights
+    assert fast.outcomes.base == slow.outcomes.base and fast.outcomes.by_rank == slow.outcomes.by_rank
+
+
 def test_each_eor_is_the_difference_of_two_full_enumerations():
     rules = get_rules("standard")
     removal = effect_of_removal(rules, EIGHT)
