@@ -9,12 +9,17 @@ the casino game of the first seed (punto banco's tableau with the Player's 5, an
 Glossary
 --------
 model A          infinite deck (cards drawn with replacement); each side knows its total.
+model B1         a finite shoe, no replacement; each side knows only its total (model A's knowledge,
+                 as Kemeny and Snell assumed, without replacement).
 model B2         a finite shoe, no replacement; the Banker knows his two cards (their point values:
                  ranks of equal value tell him nothing more), the Player only his total.
 model B3         as B2, and the Player knows his two cards too: holding 5 he may play 0-5, 1-4, 2-3,
                  6-9 and 7-8 differently.
-information set  what a side knows where it has an option: the Player's total (B3: his two cards);
-                 the Banker's total (B: his two cards) and the Player's third card or "stood".
+model B4         the one the papers leave out: the Player knows his two cards, the Banker only his
+                 total. With B1, B2 and B3 every combination of what each side sees is answered.
+information set  what a side knows where it has an option: the Player's total (B3, B4: his two
+                 cards); the Banker's total (B2, B3: his two cards) and the Player's third card or
+                 "stood".
 x[s], y[i]       the Player's and the Banker's probability of drawing at their sets s and i.
 gain             what drawing instead of standing at a set is worth to the side: affine in the other
                  side's x or y (the game is bilinear).
@@ -47,7 +52,9 @@ from .cards import BaccaratError, Shoe, check_playable
 from .tableau import FREE, STOOD, Tableau
 
 STAND, DRAW = 0, 1
-MODELS = ("A", "B2", "B3")
+MODELS = ("A", "B1", "B2", "B3", "B4")
+PLAYER_SEES_CARDS = frozenset({"B3", "B4"})  # the models where the Player knows his two cards, not just his total
+BANKER_SEES_CARDS = frozenset({"B2", "B3"})  # and where the Banker knows his
 PAIRS = [(a, c) for a in range(10) for c in range(a, 10)]  # two point values, unordered
 PAIR_OF = np.array([[PAIRS.index(tuple(sorted((a, c)))) for c in range(10)] for a in range(10)])
 FIXED = -1  # the set index of a deal where the side's play is fixed by the tableau
@@ -104,7 +111,7 @@ def game(shoe: Shoe | None, tableau: Tableau = FREE, model: str | None = None) -
     if model not in MODELS:
         raise BaccaratError(f"no information model {model!r}: the models are {', '.join(MODELS)}")
     if (model == "A") != (shoe is None):
-        raise BaccaratError("model A is the infinite deck; models B2 and B3 deal from a finite shoe")
+        raise BaccaratError("model A is the infinite deck; models B1 to B4 deal from a finite shoe")
     return _game(None if shoe is None else check_playable(shoe), tableau, model)
 
 
@@ -116,8 +123,8 @@ def _game(shoe: Shoe | None, tableau: Tableau, model: str) -> Game:
     natural = (pt >= 8) | (bt >= 8)
     player_draws, banker_draws = np.array(tableau.player_draws), np.array(tableau.banker_draws)
     player_options, banker_options = np.array(tableau.player_options), np.array(tableau.banker_options)
-    player_key = PAIR_OF[p1, p2] if model == "B3" else pt
-    banker_key = bt if model == "A" else PAIR_OF[b1, b2]
+    player_key = PAIR_OF[p1, p2] if model in PLAYER_SEES_CARDS else pt
+    banker_key = PAIR_OF[b1, b2] if model in BANKER_SEES_CARDS else bt
     player_set = np.where(player_options[pt] & ~natural, player_key, FIXED)
     sizes = (len(PAIRS) + 1, 2, len(PAIRS) * 11 + 1, 2, 3)  # (s, a, i, b, result) + 1 where FIXED may be
     codes, weights = [], []
@@ -153,12 +160,12 @@ def _game(shoe: Shoe | None, tableau: Tableau, model: str) -> Game:
 
 
 def player_label(s: int, model: str) -> tuple:
-    return (sum(PAIRS[s]) % 10, PAIRS[s]) if model == "B3" else (s, None)
+    return (sum(PAIRS[s]) % 10, PAIRS[s]) if model in PLAYER_SEES_CARDS else (s, None)
 
 
 def banker_label(i: int, model: str) -> tuple:
     known, third = divmod(i, 11)
-    return (known, None, third) if model == "A" else (sum(PAIRS[known]) % 10, PAIRS[known], third)
+    return (sum(PAIRS[known]) % 10, PAIRS[known], third) if model in BANKER_SEES_CARDS else (known, None, third)
 
 
 def group_sums(keys: np.ndarray, weights: np.ndarray):
@@ -251,7 +258,7 @@ class Solution:
         return expected(self.game, PLAYER_RESULT, self.x if x is None else x, self.y if y is None else y)
 
     def player_draws_on(self, total: int) -> Fraction | None:
-        """The Player's probability of drawing when he holds ``total`` at an option (model B3:
+        """The Player's probability of drawing when he holds ``total`` at an option (models B3, B4:
         over his two cards, weighted by how often each is dealt); None if he never chooses there."""
         sets = [s for s, (t, _) in enumerate(self.game.player_sets) if t == total]
         if not sets:
@@ -391,6 +398,31 @@ def deviations(sol: Solution) -> dict:
         "banker": {"against_equilibrium": sol.banker_value() - sol.banker_value(sol.x, ty),
                    "against_best_reply": sol.banker_value() - sol.banker_value(best_reply(f, ty), ty)},
     }
+
+
+def option_gains(sol: Solution) -> tuple[dict, dict]:
+    """What drawing instead of standing is worth at each set, against the other side's equilibrium
+    strategy, exactly: (the Player's, the Banker's), each set -> (per coup dealt, per coup in which
+    the side is at that set). Positive: drawing is better; 0 where the side mixes. A deal reaches
+    a Banker set with the probability that the Player's choice before it leads there."""
+    f, g = side_gains(sol)
+    reach_s, reach_i = {}, {}
+    for (s, a, i, b), w in sol.game.weights.items():
+        dealt = sum(w)
+        if s != FIXED and a == DRAW and (i == FIXED or b == STAND):  # each deal once
+            reach_s[s] = reach_s.get(s, 0) + dealt
+        if i != FIXED and b == STAND:
+            chance = 1 if s == FIXED else sol.x[s] if a == DRAW else 1 - sol.x[s]
+            reach_i[i] = reach_i.get(i, 0) + dealt * chance
+
+    def per(gain: dict, other: dict, reach: dict) -> dict:
+        out = {}
+        for k, affine in gain.items():
+            at = affine.at(other)
+            out[k] = (at / sol.game.total, at / reach[k] if reach.get(k) else None)
+        return out
+
+    return per(f, sol.y, reach_s), per(g, sol.x, reach_i)
 
 
 def pure_deviation_gains(sol: Solution) -> tuple[Fraction, Fraction]:

@@ -578,10 +578,13 @@ def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, known, fmt,
               "Default: derive tag sets from the exact EoR.")
 @click.option("--true-count", "true_counts", default="", metavar="LIST",
               help="True counts (running count per deck left) at which to estimate the EV, e.g. 4,6,8.")
+@click.option("--levels", metavar="LIST",
+              help="The levels of the tag sets to derive (the largest tag's size), 1 to 20: e.g. 8, 1-20 or 1-6,8. "
+                   "Default: 1-6.")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
 @output_options
 @domain_errors
-def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact):
+def count(rules, bet_id, tags, true_counts, levels, decks, remove, shoe_file, fmt, exact):
     """Count systems: derive integer tags from a bet's exact EoR, or evaluate given tags.
 
     Reports the betting correlation with the exact EoR, the imbalance, and the linear estimate
@@ -591,7 +594,10 @@ def count(rules, bet_id, tags, true_counts, decks, remove, shoe_file, fmt, exact
     shoe = cards.make_shoe(decks, remove, shoe_file)
     counts = [cards.parse_number(tc, "a true count") for tc in true_counts.split(",")] if true_counts.strip() else []
     tag_set, name = (None, "given") if tags is None else counting.count_system(rule_set, tags)
-    view = views.counting.count(rule_set, shoe, bet_id, tag_set, counts, name)
+    if tags is not None and levels is not None:
+        raise click.ClickException("--levels chooses the tag sets to derive: it takes no --tags")
+    chosen = counting.LEVELS if levels is None else counting.parse_levels(levels)
+    view = views.counting.count(rule_set, shoe, bet_id, tag_set, counts, name, chosen)
     emit(view, fmt, exact)
 
 
@@ -1004,9 +1010,10 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--model", type=click.Choice(("A", "B2", "B3"), case_sensitive=False),
-              help="What each side knows: A the infinite deck, each side its total; B2 (default) a finite shoe, the "
-                   "Banker his two cards, the Player his total; B3 each side its two cards.")
+@click.option("--model", type=click.Choice(("A", "B1", "B2", "B3", "B4"), case_sensitive=False),
+              help="What each side knows: A the infinite deck, each side its total; from a finite shoe, B1 each side "
+                   "its total, B2 (default) the Banker his two cards and the Player his total, B3 each side its two "
+                   "cards, B4 the Player his two cards and the Banker his total.")
 @click.option("--infinite", is_flag=True, help="Model A: an infinite deck (cards drawn with replacement).")
 @click.option("--casino", is_flag=True, help="The casino rules: punto banco's tableau with three options (the "
               "Player's 5, the Banker's 3 against a 9 and 5 against a 4). Default: the free game.")
@@ -1017,7 +1024,7 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
 @click.option("--by-commission", is_flag=True,
               help="A table of the equilibrium as the commission goes from 0 to 10%, with each commission where a "
                    "choice changes.")
-@shoe_options("Number of 52-card decks in the shoe (default 8; models B2 and B3).")
+@shoe_options("Number of 52-card decks in the shoe (default 8; models B1 to B4).")
 @output_options
 @domain_errors
 def chemin(model, infinite, casino, rules, commission, by_commission, decks, remove, shoe_file, fmt, exact):

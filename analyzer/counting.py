@@ -17,6 +17,7 @@ by name, or reads ten tags written out.
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
@@ -25,6 +26,8 @@ from .errors import BaccaratError
 
 TAG_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")  # T stands for the zero class
 MAX_TAG = 1000  # a count's tags are single digits in practice; this keeps every figure printable
+LEVELS = (1, 2, 3, 4, 5, 6)  # the levels derived unless others are asked for
+MAX_LEVEL = 20  # published counts go to level 8 or so; past 20 a count is no longer one a player keeps
 
 
 def count_system(rules, text: str) -> tuple[list[int], str]:
@@ -94,9 +97,11 @@ def imbalance(tags, weights) -> int:
     return sum(w * t for w, t in zip(weights, tags))
 
 
-def derive_tags(eors, weights, levels=(1, 2, 3, 4, 5, 6)) -> list[dict]:
-    """Integer tag sets from EoRs: for each level L, tag = round(L * EoR / max |EoR|) (halves away
-    from zero), then balanced (see :func:`balance`), with its betting correlation and imbalance."""
+def derive_tags(eors, weights, levels=LEVELS) -> list[dict]:
+    """Integer tag sets from EoRs: for each level L (1 to MAX_LEVEL), tag = round(L * EoR / max
+    |EoR|) (halves away from zero), then balanced (see :func:`balance`), with its betting
+    correlation and imbalance. The level is the largest tag's size before balancing."""
+    levels = check_levels(levels)
     top = max((abs(e) for e in eors if e is not None), default=0)
     out = []
     for level in levels:
@@ -150,6 +155,37 @@ def linear_slope(eors, tags, weights, shoe_size: int) -> Fraction:
     if not den:
         raise BaccaratError("the tags are all zero: no count to regress on")
     return Fraction(shoe_size, 52) * num / den
+
+
+def check_levels(levels) -> tuple[int, ...]:
+    """The levels, each a whole number from 1 to MAX_LEVEL, in the order given, each once."""
+    levels = tuple(dict.fromkeys(levels))
+    wrong = [level for level in levels if isinstance(level, bool) or not isinstance(level, int)
+             or not 1 <= level <= MAX_LEVEL]
+    if wrong or not levels:
+        raise BaccaratError(f"a count's level is a whole number from 1 to {MAX_LEVEL} (got {wrong[0]!r})" if wrong
+                            else "no level of tags asked for")
+    return levels
+
+
+def parse_levels(text: str) -> tuple[int, ...]:
+    """Levels as a user writes them: single levels and ranges, comma-separated.
+
+    >>> parse_levels("8"), parse_levels("1-3,8"), parse_levels(" 1 - 20 ")[-1]
+    ((8,), (1, 2, 3, 8), 20)
+    """
+    levels = []
+    for part in text.split(","):
+        found = re.fullmatch(r"\s*(\d{1,3})\s*(?:-\s*(\d{1,3})\s*)?", part)
+        if not found:
+            raise BaccaratError("{levels} takes levels from 1 to {most} and ranges of them, e.g. 8 or 1-6,8 "
+                                "(got {got})", names=("levels",), got=repr(text), most=MAX_LEVEL)
+        first, last = int(found[1]), int(found[2] or found[1])
+        if not 1 <= first <= last <= MAX_LEVEL:
+            raise BaccaratError("{levels}: {got} is no level or range of levels from 1 to {most}", names=("levels",),
+                                got=repr(part.strip()), most=MAX_LEVEL)
+        levels.extend(range(first, last + 1))
+    return check_levels(levels)
 
 
 def parse_tags(text: str) -> list[int]:

@@ -173,9 +173,10 @@ def test_few_shoes_take_the_enumerator_until_the_rule_set_is_compiled():
 def test_value_lines_span_few_columns():
     plan = compile_rules(CATALOG)
     columns = plan.value_columns
-    # 73 value-level columns (Banker Streak's "Player or tie" among them) span 55 polynomials: the
-    # other lines are integer sums of those (36 of 50 before issue 41 added 24 bets)
-    assert plan.polynomials.basis.shape == (55, 5005) and columns == 73
+    # 74 value-level columns (Banker Streak's "Player or tie" among them) span 56 polynomials: the
+    # other lines are integer sums of those (36 of 50 before issue 41 added 24 bets; 3 Giving 8,
+    # issue 42, one more of each)
+    assert plan.polynomials.basis.shape == (56, 5005) and columns == 74
 
 
 def test_shoe_forms_and_errors():

@@ -314,6 +314,7 @@ CATALOG |= {
     "treasure_all": pays(5, lambda o: (side_wins_with("banker", 7, 3)(o) or side_wins_with("player", 8, 3)(o)
                                        or flame(o) or three_card("player", 9)(o) or three_card("banker", 9)(o))),
     "tiger_pair": tiger_pair,
+    "three_giving_eight": pays(200, lambda o: o["banker_two_card"] == 3 and o["player_third"] == 8),
 }
 
 

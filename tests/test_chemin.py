@@ -11,7 +11,7 @@ import sympy
 from click.testing import CliRunner
 
 from analyzer.cards import BaccaratError, Shoe
-from analyzer.chemin import commission_table, game, pure_deviation_gains, solve, tableau_play
+from analyzer.chemin import commission_table, game, option_gains, pure_deviation_gains, solve, tableau_play
 from analyzer.cli import cli
 from analyzer.engine import enumerate_coup
 from analyzer.tableau import CASINO, FREE
@@ -149,7 +149,7 @@ def gains_by_rules(counts, options, model, x, y, commission):
                     pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
                     if not ways(seen) or pt >= 8 or bt >= 8:
                         continue
-                    mine = (pt, tuple(sorted((p1, p2))) if model == "B3" else None)
+                    mine = (pt, tuple(sorted((p1, p2))) if model in ("B3", "B4") else None)
                     chooses = pt in player_options
                     for draws in (False, True):
                         if not chooses and draws != (pt <= 5):
@@ -165,7 +165,7 @@ def gains_by_rules(counts, options, model, x, y, commission):
                             draw = [sum(ways(cards + (c,)) * result[sign((bt + c) % 10, player)] for c in range(10))
                                     for result in results]
                             if (bt, column) in banker_options:
-                                key = (bt, tuple(sorted((b1, b2))) if model != "A" else None, column)
+                                key = (bt, tuple(sorted((b1, b2))) if model in ("B2", "B3") else None, column)
                                 q = y[key]
                                 banker_gain[key] = banker_gain.get(key, 0) + share * (draw[0] - stand[0])
                             else:
@@ -188,7 +188,9 @@ def options_of(tableau):
 
 @pytest.mark.parametrize("model, tableau, commission, decks", [
     ("B2", FREE, F(0), 1), ("B3", FREE, F(0), 1), ("B3", FREE, F(1, 20), 1), ("B2", CASINO, F(0), 1),
-    ("B3", CASINO, F(1, 20), 1), ("B3", CASINO, F(7, 100), 8), ("B2", FREE, F(1, 20), 8)])
+    ("B3", CASINO, F(1, 20), 1), ("B3", CASINO, F(7, 100), 8), ("B2", FREE, F(1, 20), 8),
+    ("B1", FREE, F(0), 1), ("B1", FREE, F(1, 20), 8), ("B1", CASINO, F(1, 20), 6), ("B4", FREE, F(0), 1),
+    ("B4", CASINO, F(1, 20), 6), ("B2", CASINO, F(1, 20), 6)])
 def test_mutual_best_responses_by_the_rules(model, tableau, commission, decks):
     sol = solve(game(Shoe.decks(decks), tableau, model), commission)
     x, y = strategies(sol)
@@ -201,6 +203,16 @@ def test_mutual_best_responses_by_the_rules(model, tableau, commission, decks):
         gain = player[key]
         assert (gain >= 0 if p == 1 else gain <= 0 if p == 0 else gain == 0), (key, p, gain)
     assert pure_deviation_gains(sol) == (0, 0)
+    dealt = falling(52 * decks, 6)  # the evaluator's unit: ordered six-card sequences
+    player_gains, banker_gains = option_gains(sol)
+    assert {sol.game.player_sets[s]: gain for s, (gain, _) in player_gains.items()} == \
+        {key: F(gain, dealt) for key, gain in player.items()}
+    assert {sol.game.banker_sets[i]: gain for i, (gain, _) in banker_gains.items()} == \
+        {key: F(gain, dealt) for key, gain in banker.items()}
+
+
+def falling(n, k):
+    return n * falling(n - 1, k - 1) if k else 1
 
 
 def engine_results(shoe):
@@ -233,17 +245,58 @@ def test_model_b3_with_alike_choices_is_model_b2(decks):
     assert len(b3.x) == 5 and {cards for _, cards in b3.game.player_sets} == {(0, 5), (1, 4), (2, 3), (6, 9), (7, 8)}
 
 
+@pytest.mark.parametrize("decks", [1, 8])
+def test_model_b4_with_alike_choices_is_model_b1(decks):
+    b1, b4 = solve(game(Shoe.decks(decks), FREE, "B1")), solve(game(Shoe.decks(decks), FREE, "B4"))
+    assert b1.game.banker_sets == b4.game.banker_sets and all(cards is None for _, cards, _ in b1.game.banker_sets)
+    assert len(b1.game.banker_sets) < len(solve(game(Shoe.decks(decks), FREE, "B2")).game.banker_sets)
+    alike = {s: b1.player_draws_on(5) for s in b4.x}
+    assert b4.banker_value(alike, b1.y) == b1.banker_value() and b4.player_value() >= b1.player_value()
+
+
 @pytest.mark.parametrize("tableau", [FREE, CASINO])
 def test_finite_shoes_tend_to_the_infinite_deck(tableau):
     limit = solve(game(None, tableau)).banker_value()
-    for model in ("B2", "B3"):
+    for model in ("B1", "B2", "B3"):
         gaps = [abs(solve(game(Shoe.decks(d), tableau, model)).banker_value() - limit) for d in (1, 2, 4, 16, 64)]
         assert gaps == sorted(gaps, reverse=True) and gaps[-1] < F(2, 10**5), (model, gaps)  # about 0.08%/d
 
 
-def test_finite_shoe_player_probability_tends_to_kemeny_and_snell():
-    p = [solve(game(Shoe.decks(d))).player_draws_on(5) for d in (1, 8, 64)]
+@pytest.mark.parametrize("model", ["B1", "B2"])
+def test_finite_shoe_player_probability_tends_to_kemeny_and_snell(model):
+    p = [solve(game(Shoe.decks(d), FREE, model)).player_draws_on(5) for d in (1, 8, 64)]
     assert abs(p[2] - F(9, 11)) < abs(p[1] - F(9, 11)) < abs(p[0] - F(9, 11))
+
+
+def test_model_b1_at_many_decks_plays_model_a_s_pure_choices():
+    # B1 is model A's knowledge without replacement: with many decks every Banker set where
+    # A draws or stands outright is played alike, and only A's one mixed set (6 v stood) mixes.
+    a, b1 = strategies(INFINITE)[1], strategies(solve(game(Shoe.decks(64), FREE, "B1")))[1]
+    assert set(a) == set(b1)
+    assert {key: q for key, q in b1.items() if q in (0, 1)} == {key: q for key, q in a.items() if q in (0, 1)}
+    assert [key for key, q in b1.items() if q not in (0, 1)] == [(6, None, 10)]
+
+
+def test_the_six_deck_casino_decision_five_against_four_by_model():
+    # The casino rules' published optimal play at 6 decks and 5% commission: "the Banker draws at
+    # 5 against a Player's third card of 4" (see docs/guides/chemin-de-fer.md). It holds for a
+    # Banker who sees only his total (B1, B4); one who sees his cards (B2, B3) stands with 1-4 and
+    # 2-3 and draws with 0-5, 6-9 and 7-8. The gains are checked against the evaluator above in
+    # test_mutual_best_responses_by_the_rules (B1, B2 and B4 at these very rules); here, the
+    # choices and the gains per unit staked when there, as the guide quotes them.
+    for model in ("B1", "B2", "B3", "B4"):
+        sol = solve(game(Shoe.decks(6), CASINO, model), F(1, 20))
+        _, gains = option_gains(sol)
+        at_five = {cards: (sol.y[i], there) for i, (total, cards, third) in enumerate(sol.game.banker_sets)
+                   if (total, third) == (5, 4) for _, there in [gains[i]]}
+        if model in ("B1", "B4"):
+            assert list(at_five) == [None] and at_five[None] == (1, F(28128799, 5770626810))  # +0.4874% when there
+        else:
+            assert {cards: q for cards, (q, _) in at_five.items()} == \
+                {(0, 5): 1, (1, 4): 0, (2, 3): 0, (6, 9): 1, (7, 8): 1}
+            assert all((there > 0) == (q == 1) for q, there in at_five.values())
+            assert at_five[(1, 4)][1] == F(-41103, 30175030) and at_five[(2, 3)][1] == F(-591439, 181044040)
+        assert pure_deviation_gains(sol) == (0, 0)
 
 
 def choices(sol):
@@ -290,8 +343,10 @@ def test_refusals():
         solve(game(None), F(1))
     with pytest.raises(BaccaratError, match="model A is the infinite deck"):
         game(Shoe.decks(8), FREE, "A")
-    with pytest.raises(BaccaratError, match="no information model 'B4'"):
-        game(Shoe.decks(8), FREE, "B4")
+    with pytest.raises(BaccaratError, match="no information model 'B5'"):
+        game(Shoe.decks(8), FREE, "B5")
+    with pytest.raises(BaccaratError, match="models B1 to B4 deal from a finite shoe"):
+        game(None, FREE, "B1")
 
 
 def run(*args):
@@ -311,6 +366,13 @@ def test_chemin_command():
     b3 = json.loads(run("--model", "b3", "--decks", "1", "--format", "json").output)
     assert b3["model"] == "B3" and [p["cards"] for p in b3["player"]] == [[0, 5], [1, 4], [2, 3], [6, 9], [7, 8]]
     assert b3["player"][1]["draw"] == "1/19"  # one deck: 1-4 mixes, 2-3 stands (see the chemin de fer guide's table)
+    b1 = json.loads(run("--model", "b1", "--casino", "--decks", "6", "--commission", "5", "--format", "json").output)
+    assert b1["model"] == "B1" and [(b["total"], b["cards"], b["player_third"], b["draw"], b["gain_there"])
+                                    for b in b1["banker"]] == [(3, None, "9", "1", "1299059007/17353660060"),
+                                                               (5, None, "4", "1", "28128799/5770626810")]
+    text = run("--model", "B1", "--casino", "--decks", "6", "--commission", "5").output
+    assert "each side knows its total" in text and "Banker 5 v 4 +0.4874%" in text
+    assert "by cards" not in run("--model", "b4", "--decks", "1").output  # the Banker knows only his total
 
 
 def test_casino_command_and_the_same_tableau_as_a_rule_file():

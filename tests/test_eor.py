@@ -97,6 +97,51 @@ def test_dragon_7_count_correlates_with_the_exact_eor():
     assert [d["bc"] for d in derived][-1] > derived[0]["bc"]
 
 
+# Advanced Advantage Play, "Baccarat Side Bets" (8 decks, tags A..9, T): 3 Giving 8 (200 to 1),
+# "Use tags: (1, 1, -3, 1, 1, 1, 1, -8, 1, 1)", a level-8 count.
+THREE_GIVING_EIGHT_AAP = [1, 1, -3, 1, 1, 1, 1, -8, 1, 1]
+
+
+def test_level_8_tags_for_3_giving_8_are_the_published_ones():
+    rules = get_rules("catalog").only(["three_giving_eight"])
+    removal = effect_of_removal(rules, EIGHT)
+    eors, weights = removal.tag_eors("three_giving_eight"), tag_weights(EIGHT)
+    derived = derive_tags(eors, weights, range(1, 21))
+    assert [d["level"] for d in derived] == list(range(1, 21))
+    assert derived[7]["tags"] == THREE_GIVING_EIGHT_AAP and derived[7]["imbalance"] == 0
+    assert list(dict(get_rules("catalog").count_systems)["three_giving_eight_aap"]) == THREE_GIVING_EIGHT_AAP
+    for d in derived:  # the 8, whose removal hurts the bet most, takes the level's largest tag
+        assert d["tags"][7] == -d["level"] == -max(map(abs, d["tags"])) and d["imbalance"] == 0
+        assert d["bc"] == betting_correlation(d["tags"], eors, weights)
+        assert abs(float(d["bc"]) - weighted_correlation(d["tags"], eors, weights)) < 1e-12
+    assert max(d["bc"] for d in derived) > derived[7]["bc"] > F(995, 1000) > derived[0]["bc"]
+
+
+def weighted_correlation(tags, eors, weights):
+    """The count-weighted correlation in floats, written apart from counting.betting_correlation."""
+    w, t, e = (np.array(a, dtype=float) for a in (weights, tags, [float(x) for x in eors]))
+    mt, me = np.average(t, weights=w), np.average(e, weights=w)
+    return float(np.sum(w * (t - mt) * (e - me)) / np.sqrt(np.sum(w * (t - mt) ** 2) * np.sum(w * (e - me) ** 2)))
+
+
+def test_count_levels_on_the_command_line():
+    out = CliRunner().invoke(cli, ["count", "--rules", "catalog", "--bet", "three_giving_eight", "--levels", "8,1-2",
+                                   "--format", "json"])
+    rows = json.loads(out.output)["counts"]
+    assert [row["level"] for row in rows] == [8, 1, 2] and rows[0]["tags"] == THREE_GIVING_EIGHT_AAP
+    for args, message in [(["--levels", "21"], "Error: --levels: '21' is no level or range of levels from 1 to 20\n"),
+                          (["--levels", "0-3"], "Error: --levels: '0-3' is no level or range of levels from 1 to 20\n"),
+                          (["--levels", "3-1"], "Error: --levels: '3-1' is no level or range of levels from 1 to 20\n"),
+                          (["--levels", "8.5"], "Error: --levels takes levels from 1 to 20 and ranges of them, e.g. 8 "
+                                                "or 1-6,8 (got '8.5')\n"),
+                          (["--levels", "8", "--tags", "three_giving_eight_aap"],
+                           "Error: --levels chooses the tag sets to derive: it takes no --tags\n")]:
+        result = CliRunner().invoke(cli, ["count", "--rules", "catalog", "--bet", "three_giving_eight", *args])
+        assert (result.exit_code, result.output) == (1, message), args
+    with pytest.raises(BaccaratError, match="from 1 to 20"):
+        derive_tags([F(1)] * 10, [4] * 10, [21])
+
+
 @pytest.mark.parametrize("bet", ["banker", "player", "tie", "dragon_7", "panda_8", "lucky_6", "big"])
 def test_derived_counts_are_balanced_and_correlated(bet):
     removal = effect_of_removal(CATALOG, EIGHT)

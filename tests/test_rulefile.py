@@ -52,6 +52,11 @@ def test_catalog_published_counts_8_decks():
     # Wizard of Odds, "Lucky 6": Banker wins with a two-card / three-card 6.
     lucky = edge_of("catalog", "lucky_6")
     assert [p * dist.total for p in lucky.line_probabilities] == [186_173_936_904_192, 83_058_367_551_488]
+    # Wizard of Odds, "3 Giving 8": 22,708,577,366,016 winning sequences of 4,998,398,275,503,360
+    # (Banker 3 in two cards, the Player's third card an 8), house edge 8.6823% at 200 to 1.
+    giving = edge_of("catalog", "three_giving_eight")
+    assert (giving.line_probabilities[0] * dist.total, dist.total) == (22_708_577_366_016, 4_998_398_275_503_360)
+    assert round(float(giving.house_edge) * 100, 4) == 8.6823
 
 
 PUBLISHED_EDGES = {

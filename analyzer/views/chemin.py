@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..chemin import deviations, pure_deviation_gains
+from ..chemin import PLAYER_SEES_CARDS, deviations, option_gains, pure_deviation_gains, set_name
 from ..render import Column, View, percent, percent_text
 from ..tableau import PUNTO_BANCO, Tableau
 from . import shoe_data
@@ -13,8 +13,10 @@ from . import shoe_data
 
 MODEL_TEXT = {
     "A": "model A: cards drawn with replacement; each side knows its total",
+    "B1": "model B1: no replacement; each side knows its total",
     "B2": "model B2: no replacement; the Banker knows his two cards, the Player his total",
     "B3": "model B3: no replacement; each side knows its two cards",
+    "B4": "model B4: no replacement; the Player knows his two cards, the Banker his total",
 }
 
 
@@ -57,7 +59,9 @@ def chemin(sol) -> View:
     by_cards = [{"cards": list(cards), "total": total, "player_third": header(third), "draw": q}
                 for (total, third), choices in sorted(by_cell.items()) if len(set(choices.values())) > 1
                 for cards, q in sorted(choices.items())]
-    players = [{"total": total, "cards": list(cards) if cards else None, "draw": sol.x[s]}
+    player_gains, banker_gains = option_gains(sol)
+    players = [{"total": total, "cards": list(cards) if cards else None, "draw": sol.x[s],
+                "gain": player_gains[s][0], "gain_there": player_gains[s][1]}
                for s, (total, cards) in enumerate(game.player_sets)]
     cost = deviations(sol)
     player_gain, banker_gain = pure_deviation_gains(sol)
@@ -72,6 +76,7 @@ def chemin(sol) -> View:
         f"and the Banker {percent(cost['banker']['against_best_reply'])} against a best reply "
         f"({percent(cost['player']['against_equilibrium'])} and {percent(cost['banker']['against_equilibrium'])} "
         "against the equilibrium strategy)",
+        *gains_line(sol, player_gains, banker_gains),
         "Banker's strategy by his total (rows) and the Player's third card: D draw, S stand, p/q draw with "
         "that probability" + ("" if every_cell else "; [ ] his options, the other cells fixed by the tableau")
         + ("; 'by cards': depends on the Banker's two cards, listed below the grid" if by_cards else ""),
@@ -87,12 +92,32 @@ def chemin(sol) -> View:
         "grid": {str(total): {header(x): cell(total, x).strip("[]") for x in thirds} for total in range(8)},
         "banker_by_cards": by_cards,
         "banker": [{"total": total, "cards": list(cards) if cards else None, "player_third": header(third),
-                    "draw": sol.y[i], "tableau": "DS"[not tableau.banker_draws[total][third]]}
+                    "draw": sol.y[i], "tableau": "DS"[not tableau.banker_draws[total][third]],
+                    "gain": banker_gains[i][0], "gain_there": banker_gains[i][1]}
                    for i, (total, cards, third) in enumerate(game.banker_sets)],
         "tableau_choices_cost": cost,
         "best_pure_deviation_gain": {"player": player_gain, "banker": banker_gain},
     }
     return View("\n".join(lines), columns, rows, data)
+
+
+GAINS_SHOWN = 16  # the options' gains are written out in the text up to this many sets (all in the JSON)
+
+
+def gains_line(sol, player_gains: dict, banker_gains: dict) -> list[str]:
+    """A line of what drawing instead of standing is worth at each option, when the side is there
+    (against the other side's equilibrium strategy), where there are few options; else none."""
+    game = sol.game
+    said = [(set_name(game, s, True), there) for s, (_, there) in player_gains.items()]
+    said += [(set_name(game, i, False), there) for i, (_, there) in banker_gains.items()]
+    if not said or len(said) > GAINS_SHOWN:
+        return []
+    return ["Drawing instead of standing, per unit staked when there (against the other side's equilibrium "
+            "strategy): " + "; ".join(f"{name} {signed_percent(there)}" for name, there in said if there is not None)]
+
+
+def signed_percent(q) -> str:
+    return ("+" if q > 0 else "") + percent(q)
 
 
 def same_choices(tableau: Tableau, other: Tableau) -> bool:
@@ -120,7 +145,7 @@ def player_line(sol, players: list) -> str:
 def chemin_by_commission(game, rows: list) -> View:
     """How the equilibrium moves as the commission goes from 0 to 10% (chemin.commission_table):
     a row per whole per cent and a row at each commission where a choice changes."""
-    sets = list(range(len(game.player_sets))) if game.model == "B3" else []
+    sets = list(range(len(game.player_sets))) if game.model in PLAYER_SEES_CARDS else []
     columns = [Column("commission", "commission"), Column("draw5", "Player draws on 5", "percent")]
     columns += [Column(f"p{s}", f"5: {cards_text(game.player_sets[s][1])}", "percent") for s in sets]
     columns += [Column("value", "value to Banker", "percent"), Column("player_value", "to Player", "percent"),

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from ..bets import RuleSet
 from ..cards import Shoe
-from ..counting import TAG_RANKS, betting_correlation, derive_tags, imbalance, linear_slope, tag_weights
+from ..counting import LEVELS, TAG_RANKS, betting_correlation, check_levels, derive_tags, imbalance, linear_slope, tag_weights
 from ..eor import effect_of_removal
 from ..errors import BaccaratError
 from ..render import Column, View, is_number, percent
 from . import shoe_data
 
 
-def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=(), label: str = "given") -> View:
-    """A count system for a bet: derived integer tag sets, or a given one evaluated, with its
-    betting correlation and the linear estimate of the EV at given true counts."""
+def count(rules: RuleSet, shoe: Shoe, bet_id: str, tags=None, true_counts=(), label: str = "given",
+          levels=LEVELS) -> View:
+    """A count system for a bet: integer tag sets derived at ``levels`` (1 to 20), or a given one
+    evaluated, with its betting correlation and the linear estimate of the EV at given true counts."""
+    levels = check_levels(levels)  # before the work
     if not rules.bet(bet_id).numeric:
         raise BaccaratError(f"bet {bet_id!r} has a symbolic payout: a count needs numbers")
     removal = effect_of_removal(rules.only([bet_id]), shoe)  # the one bet counted for
     eors, weights = removal.tag_eors(bet_id), tag_weights(shoe)
-    candidates = derive_tags(eors, weights) if tags is None else [
+    candidates = derive_tags(eors, weights, levels) if tags is None else [
         {"level": label, "tags": tags, "bc": betting_correlation(tags, eors, weights),
          "imbalance": imbalance(tags, weights)}]
     ev = removal.base[bet_id]
