@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 
 from .bets import MAIN_BETS, OUTCOMES, Bet, Line, RuleSet, evaluate, outcome_counts
 from .cards import RANKS, Shoe
 from .engine import enumerate_coup, falling, possible_coup
 from .errors import BaccaratError
 from .knowledge import NOTHING, Knowledge
+from .tableau import Tableau
 
 BET, OUTCOME = "bet", "outcome"  # what an effect of removal is of: a bet's EV, an outcome's probability
 
@@ -46,14 +48,17 @@ def followed(rules: RuleSet, shoe: Shoe, knowledge: Knowledge, outcomes: bool) -
     return values
 
 
-# Who wins, as three one-line bets: a batch's count of each line is the outcome's count.
-OUTCOME_RULES = RuleSet("outcomes", "who wins", tuple(Bet(name, label, (Line(Fraction(1), label, condition),))
-                                                      for name, label, condition in OUTCOMES if name in MAIN_BETS))
+@lru_cache(maxsize=8)
+def outcome_rules(tableau: Tableau) -> RuleSet:
+    """Who wins under ``tableau``, as three one-line bets: a batch's count of each line is the
+    outcome's count."""
+    return RuleSet("outcomes", "who wins", tuple(Bet(name, label, (Line(Fraction(1), label, condition),))
+                                                 for name, label, condition in OUTCOMES if name in MAIN_BETS), tableau)
 
 
 def followed_all(rules: RuleSet, shoes: list, knowledge: Knowledge, outcomes: bool, by_plan: bool | None = None) -> list:
     """:func:`followed` of each shoe: by the rule set's compiled polynomials, all the shoes in
-    one batch (batch.evaluate_many; the outcomes as OUTCOME_RULES' line counts), where nothing
+    one batch (batch.evaluate_many; the outcomes as outcome_rules' line counts), where nothing
     is known of the coup and every payout is a number - ``by_plan`` None chooses so, False
     always enumerates shoe by shoe (the second route the tests compare it with)."""
     if by_plan is None:
@@ -69,12 +74,13 @@ def followed_all(rules: RuleSet, shoes: list, knowledge: Knowledge, outcomes: bo
         for i, value in enumerate(values):
             value.update(((BET, bet), ev) for bet, ev in done.evs(i).items())
     if outcomes:
-        batch.compile_rules(OUTCOME_RULES)
-        done = batch.evaluate_many(OUTCOME_RULES, shoes)
+        who_wins = outcome_rules(rules.tableau)
+        batch.compile_rules(who_wins)
+        done = batch.evaluate_many(who_wins, shoes)
         for i, value in enumerate(values):
             total = int(done.total[i])
             value.update(((OUTCOME, bet.id), Fraction(int(done.lines[i, columns[0]]), total))
-                         for bet, columns in zip(OUTCOME_RULES.bets, done.plan.line_columns))
+                         for bet, columns in zip(who_wins.bets, done.plan.line_columns))
     return values
 
 

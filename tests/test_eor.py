@@ -43,13 +43,14 @@ def test_sum_rule_holds_exactly_on_random_shoes(seed):
         assert removal.outcomes.check_sum(key) == 0, key
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_eor_by_the_compiled_plan_is_the_enumerators(seed):
+@pytest.mark.parametrize("seed, rules", [(0, "catalog"), (1, "catalog"), (2, "banker-stands-on-6")])
+def test_eor_by_the_compiled_plan_is_the_enumerators(seed, rules):
     # Every shoe a removal leaves, evaluated in one batch by the polynomials, against the
-    # enumerator shoe by shoe: card-level bets, bets on named suits, uneven suits, outcomes.
+    # enumerator shoe by shoe: card-level bets, bets on named suits, uneven suits, outcomes, and
+    # another tableau (who wins is counted under the rule set's own).
     rng = random.Random(100 + seed)
     shoe = random_shoe(rng, rng.randint(40, 90))
-    rules = get_rules("catalog")
+    rules = get_rules(rules)
     fast, slow = (effect_of_removal(rules, shoe, by_plan=by_plan) for by_plan in (True, False))
     assert fast.base == slow.base and fast.by_rank == slow.by_rank and fast.weights == slow.weights
     assert fast.outcomes.base == slow.outcomes.base and fast.outcomes.by_rank == slow.outcomes.by_rank
