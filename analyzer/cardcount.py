@@ -795,16 +795,35 @@ def layout_of(needs: Needs, knowledge: Knowledge, tableau: Tableau, many: bool =
     return plain if plain.size(tableau, PLAIN_ROWS) <= PLAIN_ROWS else patterned
 
 
+def walks(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool = False) -> dict:
+    """The compilations :func:`prepare` would make now for ``bets`` ((name, conditions, needs)
+    each): layout -> {conditions: name} of the bets not compiled yet that fit, one walk a layout."""
+    by_layout = {}
+    for name, conditions, needs in bets:
+        if fits(needs, tableau, knowledge) and COMPILED.get((conditions, tableau, knowledge, many)) is None:
+            by_layout.setdefault(layout_of(needs, knowledge, tableau, many), {}).setdefault(conditions, name)
+    return by_layout
+
+
+def pending_rows(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool = False) -> list[tuple]:
+    """(the bets' conditions, rows) of each compilation :func:`prepare` would make now for
+    ``bets``, in order: the rows it walks (Layout.size, counted before any walk), 0 where a closed
+    form or the cache on disk has it. What a server bounds before it starts a request's work."""
+    out = []
+    for layout, members in walks(bets, tableau, knowledge, many).items():
+        groups = tuple(members)
+        free = (not knowledge and closedforms.closed_form(groups, tableau) is not None) or \
+            plancache.stored(plancache.key("cards", groups, tableau, knowledge, many))
+        out.append((groups, 0 if free else layout.size(tableau)))
+    return out
+
+
 def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool = False):
     """Compile the lines of ``bets`` ((name, conditions, needs) each) not compiled yet, in one
     walk for all the bets that share a layout (for ``many`` shoes: see layout_of); those that do
     not fit are left out."""
     with _COMPILING:
-        by_layout = {}
-        for name, conditions, needs in bets:
-            if fits(needs, tableau, knowledge) and COMPILED.get((conditions, tableau, knowledge, many)) is None:
-                by_layout.setdefault(layout_of(needs, knowledge, tableau, many), {}).setdefault(conditions, name)
-        for layout, members in by_layout.items():
+        for layout, members in walks(bets, tableau, knowledge, many).items():
             context = " and ".join(dict.fromkeys(members.values()))
             polynomials = None if knowledge else closedforms.closed_form(tuple(members), tableau)  # a closed form first
             if polynomials is None:

@@ -89,6 +89,37 @@ def test_the_tracker_follows_every_bet_and_leaves_the_card_level_ones_out_when_a
     assert all(b == everything[b["bet"]] for b in data["bets"])
 
 
+def test_a_request_starts_a_bounded_share_of_compilation(monkeypatch, tmp_path):
+    # A new rule file with known cards needs several compilations; each request starts those
+    # that fit its budget of rows (counted before any walk; the first pending always, so that
+    # every request moves on), leaves the rest in "deferred", and the requests that follow
+    # finish them: the last answer is the command line's, exactly.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # nothing compiled on disk
+    text = open("examples/card_bets.toml").read()
+    limits = api.Limits(compile_rows=60_000)
+    request = {"rules_toml": text, "decks": 2, "dealt": "9 K", "known": ["1=red", "3=7-9"]}
+    rules, knowledge = api.uploaded_rules(text), api.Knowledge.parse(request["known"])
+    deferred, answers = None, 0
+    while deferred != []:
+        before = api.pending_work(rules, knowledge)
+        data = api.tracker(dict(request), limits)
+        answers += 1
+        later = {b.conditions for b in rules.bets if b.id in data["deferred"]}
+        started = [(groups, rows) for groups, rows in before if later.isdisjoint(groups)]
+        one_bet = max(sum(rows for groups, rows in before if b.conditions in groups) for b in rules.bets)
+        assert sum(rows for _, rows in started) <= max(limits.compile_rows, one_bet), (before, data["deferred"])
+        assert not {groups for groups, _ in started} & {groups for groups, _ in api.pending_work(rules, knowledge)}
+        assert deferred is None or set(data["deferred"]) < set(deferred)  # each request moves on
+        assert {b["bet"] for b in data["bets"]} == {b.id for b in rules.bets} - set(data["deferred"])
+        deferred = data["deferred"]
+        assert answers < 10
+    assert answers >= 3 and api.pending_work(rules, knowledge) == []
+    path = tmp_path / "card_bets.toml"
+    path.write_text(text)
+    expected = cli_json("now", "--rules", str(path), "--decks", "2", "--dealt", "9,K", "--known", "1=red", "--known", "3=7-9")
+    assert {k: data[k] for k in expected} == expected
+
+
 def test_uploaded_files_answer_as_the_same_files_on_the_command_line(client, tmp_path):
     rules, shoe = tmp_path / "dragon.toml", tmp_path / "shoe.toml"
     rules.write_text(DRAGON)

@@ -9,11 +9,11 @@ import logging
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from .. import batch, cardcount
-from ..bets import INDEPENDENT, MAIN_BETS, RuleSet
+from ..bets import INDEPENDENT, MAIN_BETS, RuleSet, values_only
 from ..check import check_bet
 from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
@@ -41,6 +41,7 @@ class Limits:
     bets: int = 96  # bets of a rule set (the catalogue has 67) ...
     lines: int = 256  # ... and pay lines in all (the catalogue has 140): the work of one request
     card_decks: int = 8  # the largest shoe on which a card-level bet that does not compile is counted (seconds each)
+    compile_rows: int = 1_500_000  # rows of card-level compilation one request may start (a second or two)
 
 
 SHOWN = ("ev", "house_edge", "win", "push", "loss")  # the figures of a bet the page shows, as the CLI prints them
@@ -65,12 +66,54 @@ def tracker(request: dict, limits: Limits) -> dict:
     check_work(chosen, shoe, limits)
     followed = {b.id for b in chosen.bets}
     left_out = [b.id for b in rules.bets if b.id not in followed]
+    chosen, deferred = within_budget(chosen, knowledge, limits)
     view = now(compiled(chosen), shoe, dealt, knowledge=knowledge)
     data = to_json(view.data)
     data["shown"] = {b["bet"]: {key: cell_text(b[key], "percent") for key in SHOWN} for b in view.data["bets"]}  # ~350 cells
-    data |= {"count": counter(request, rules, dealt, data["shoe"]["cards"]), "left_out": left_out,
+    data |= {"count": counter(request, rules, dealt, data["shoe"]["cards"]), "left_out": left_out, "deferred": deferred,
              "count_systems": [name for name, _ in rules.count_systems]}
     return data
+
+
+def pending_work(rules: RuleSet, knowledge: Knowledge) -> list[tuple]:
+    """(the bets' conditions, rows) of each card-level compilation a tracker request for ``rules``
+    and ``knowledge`` would start now (cardcount.pending_rows): the polynomials for many shoes
+    (compiled()), and given known cards those of analysis.analyse."""
+    if not rules.bets or not all(b.numeric for b in rules.bets):
+        return []
+    pending = []
+    if batch.compiled_plan(rules) is None:
+        pending += cardcount.pending_rows([(b.id, b.conditions, b.needs) for b in rules.bets if b.card_level],
+                                          rules.tableau, many=True)
+    if knowledge:
+        pending += cardcount.pending_rows([(b.id, b.conditions, b.needs) for b in rules.bets
+                                           if b.card_level or not values_only(b.needs)], rules.tableau, knowledge)
+    return pending
+
+
+def within_budget(rules: RuleSet, knowledge: Knowledge, limits: Limits) -> tuple[RuleSet, list[str]]:
+    """``rules`` less the bets whose compilation would take this request past limits.compile_rows
+    rows (counted before any walk: pending_work), and their ids. They are left to the next
+    requests, which find the others compiled; the first compilation pending is always made (at
+    most cardcount.MAX_ROWS rows), so that every request moves on. A bet is kept only with all
+    its compilations (for many shoes and for the known cards; those it shares with other bets
+    too): they are taken or left together, in the rule set's order."""
+    clusters = []  # [conditions of the bets, rows]: compilations taken or left together
+    for groups, rows in pending_work(rules, knowledge):
+        joined = [c for c in clusters if c[0] & set(groups)]
+        clusters = [c for c in clusters if all(c is not j for j in joined)]
+        clusters.append([set(groups).union(*(c[0] for c in joined)), rows + sum(c[1] for c in joined)])
+    order = {b.conditions: i for i, b in reversed(list(enumerate(rules.bets)))}
+    spent, later = 0, set()
+    for members, rows in sorted(clusters, key=lambda c: min(order[m] for m in c[0])):
+        if spent and spent + rows > limits.compile_rows:
+            later |= members
+        else:
+            spent += rows
+    if not later:
+        return rules, []
+    return (replace(rules, bets=tuple(b for b in rules.bets if b.conditions not in later)),  # its plan found by equality
+            [b.id for b in rules.bets if b.conditions in later])
 
 
 def counter(request: dict, rules: RuleSet, dealt: list, cards_left: int) -> dict | None:
