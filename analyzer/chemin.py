@@ -16,7 +16,7 @@ model B2         a finite shoe, no replacement; the Banker knows his two cards (
 model B3         as B2, and the Player knows his two cards too: holding 5 he may play 0-5, 1-4, 2-3,
                  6-9 and 7-8 differently.
 model B4         the one the papers leave out: the Player knows his two cards, the Banker only his
-                 total. With B1, B2 and B3 every combination of what each side sees is answered.
+                 total. B1 to B4 answer every combination of what each side sees.
 information set  what a side knows where it has an option: the Player's total (B3, B4: his two
                  cards); the Banker's total (B2, B3: his two cards) and the Player's third card or
                  "stood".

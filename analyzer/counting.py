@@ -176,7 +176,7 @@ def parse_levels(text: str) -> tuple[int, ...]:
     """
     levels = []
     for part in text.split(","):
-        found = re.fullmatch(r"\s*(\d{1,3})\s*(?:-\s*(\d{1,3})\s*)?", part)
+        found = re.fullmatch(r"\s*([0-9]{1,3})\s*(?:-\s*([0-9]{1,3})\s*)?", part)  # ASCII digits, as every number read
         if not found:
             raise BaccaratError("{levels} takes levels from 1 to {most} and ranges of them, e.g. 8 or 1-6,8 "
                                 "(got {got})", names=("levels",), got=repr(text), most=MAX_LEVEL)

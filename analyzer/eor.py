@@ -59,13 +59,15 @@ def outcome_rules(tableau: Tableau) -> RuleSet:
 def followed_all(rules: RuleSet, shoes: list, knowledge: Knowledge, outcomes: bool, by_plan: bool | None = None) -> list:
     """:func:`followed` of each shoe: by the rule set's compiled polynomials, all the shoes in
     one batch (batch.evaluate_many; the outcomes as outcome_rules' line counts), where nothing
-    is known of the coup and every payout is a number - ``by_plan`` None chooses so, False
-    always enumerates shoe by shoe (the second route the tests compare it with)."""
-    if by_plan is None:
-        by_plan = not knowledge and all(bet.numeric for bet in rules.bets)
-    if not by_plan or not shoes:
-        return [followed(rules, shoe, knowledge, outcomes) for shoe in shoes]
+    is known of the coup, every payout is a number and the shoes are within the polynomials'
+    reach - ``by_plan`` None chooses so, False always enumerates shoe by shoe (the second route
+    the tests compare it with). Known cards are always enumerated."""
     from . import batch  # numpy's polynomials: only where a batch is worth them
+
+    if by_plan is None:  # the polynomials reach shoes of at most FAST_CARDS cards (beyond, a batch enumerates)
+        by_plan = all(bet.numeric for bet in rules.bets) and all(shoe.size <= batch.FAST_CARDS for shoe in shoes)
+    if not by_plan or knowledge or not shoes:  # known cards: the enumerator, whatever is asked
+        return [followed(rules, shoe, knowledge, outcomes) for shoe in shoes]
 
     values = [{} for _ in shoes]
     if rules.bets:
@@ -188,7 +190,8 @@ def effect_of_removal(rules: RuleSet, shoe: Shoe, progress=None, knowledge: Know
     for part, side, outcomes in zip(split, afters, (True, False)):
         shoes = [shoe] * (part.bets != () or outcomes) + [after for after in side if agree.get(after, 1)]
         values.append(dict(zip(shoes, followed_all(part, shoes, knowledge, outcomes, by_plan))))
-    base = {**values[0].get(shoe, {}), **values[1].get(shoe, {})}
+    found = {**values[0].get(shoe, {}), **values[1].get(shoe, {})}
+    base = {key: found[key] for key in [(BET, bet.id) for bet in rules.bets] + [(OUTCOME, name) for name in MAIN_BETS]}
     by_rank, weights = [], []
     for rank in range(13):
         removal = rank_removal(shoe, rank, base, knowledge, split, values, agree)

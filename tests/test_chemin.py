@@ -140,7 +140,7 @@ def gains_by_rules(counts, options, model, x, y, commission):
     def sign(a, b):
         return (a > b) - (a < b)
 
-    player_gain, banker_gain = {}, {}
+    player_gain, banker_gain, player_reach, banker_reach = {}, {}, {}, {}
     for p1 in range(10):
         for b1 in range(10):
             for p2 in range(10):
@@ -151,6 +151,8 @@ def gains_by_rules(counts, options, model, x, y, commission):
                         continue
                     mine = (pt, tuple(sorted((p1, p2))) if model in ("B3", "B4") else None)
                     chooses = pt in player_options
+                    if chooses:  # the deals that reach the Player's set
+                        player_reach[mine] = player_reach.get(mine, 0) + ways(seen)
                     for draws in (False, True):
                         if not chooses and draws != (pt <= 5):
                             continue
@@ -168,12 +170,13 @@ def gains_by_rules(counts, options, model, x, y, commission):
                                 key = (bt, tuple(sorted((b1, b2))) if model in ("B2", "B3") else None, column)
                                 q = y[key]
                                 banker_gain[key] = banker_gain.get(key, 0) + share * (draw[0] - stand[0])
+                                banker_reach[key] = banker_reach.get(key, 0) + share * ways(cards)
                             else:
                                 q = int(banker_draws(bt, None if third is STOOD else third))
                             if chooses:
                                 player_gain[mine] = player_gain.get(mine, 0) + \
                                     (1 if draws else -1) * (q * draw[1] + (1 - q) * stand[1])
-    return player_gain, banker_gain
+    return player_gain, banker_gain, player_reach, banker_reach
 
 
 def strategies(sol):
@@ -194,7 +197,8 @@ def options_of(tableau):
 def test_mutual_best_responses_by_the_rules(model, tableau, commission, decks):
     sol = solve(game(Shoe.decks(decks), tableau, model), commission)
     x, y = strategies(sol)
-    player, banker = gains_by_rules(value_counts(decks), options_of(tableau), model, x, y, commission)
+    player, banker, player_reach, banker_reach = gains_by_rules(value_counts(decks), options_of(tableau), model, x, y,
+                                                                commission)
     assert set(banker) == set(y) and set(player) == set(x)  # the same information sets
     for key, q in y.items():  # the Banker's choice is a best reply at every set
         gain = banker[key]
@@ -209,6 +213,11 @@ def test_mutual_best_responses_by_the_rules(model, tableau, commission, decks):
         {key: F(gain, dealt) for key, gain in player.items()}
     assert {sol.game.banker_sets[i]: gain for i, (gain, _) in banker_gains.items()} == \
         {key: F(gain, dealt) for key, gain in banker.items()}
+    # and per unit staked when there: the gain over the deals that reach the set
+    assert {sol.game.player_sets[s]: there for s, (_, there) in player_gains.items()} == \
+        {key: F(gain) / player_reach[key] for key, gain in player.items()}
+    assert {sol.game.banker_sets[i]: there for i, (_, there) in banker_gains.items()} == \
+        {key: F(gain) / banker_reach[key] if banker_reach[key] else None for key, gain in banker.items()}
 
 
 def falling(n, k):

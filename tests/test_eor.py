@@ -14,6 +14,7 @@ from analyzer.cli import cli
 from analyzer.counting import betting_correlation, derive_tags, linear_slope, tag_weights
 from analyzer.engine import closed_form
 from analyzer.eor import effect_of_removal
+from analyzer.knowledge import Knowledge
 from analyzer.rulefile import get_rules
 from analyzer.views.edge import now
 
@@ -54,6 +55,15 @@ def test_eor_by_the_compiled_plan_is_the_enumerators(seed, rules):
     fast, slow = (effect_of_removal(rules, shoe, by_plan=by_plan) for by_plan in (True, False))
     assert fast.base == slow.base and fast.by_rank == slow.by_rank and fast.weights == slow.weights
     assert fast.outcomes.base == slow.outcomes.base and fast.outcomes.by_rank == slow.outcomes.by_rank
+    assert list(fast.base) == [bet.id for bet in rules.bets]  # in the rule set's order, bets on suits too
+    assert all(list(eor) == list(fast.base) for eor in fast.by_rank if eor is not None)
+
+
+def test_eor_with_known_cards_is_enumerated_whatever_is_asked():
+    known = Knowledge.parse(["1=8"])
+    fast, slow = (effect_of_removal(get_rules("standard"), Shoe.decks(1), knowledge=known, by_plan=by_plan)
+                  for by_plan in (True, False))
+    assert fast.base == slow.base and fast.by_rank == slow.by_rank and fast.check_sum("banker") == 0
 
 
 def test_each_eor_is_the_difference_of_two_full_enumerations():
@@ -135,6 +145,8 @@ def test_count_levels_on_the_command_line():
                           (["--levels", "3-1"], "Error: --levels: '3-1' is no level or range of levels from 1 to 20\n"),
                           (["--levels", "8.5"], "Error: --levels takes levels from 1 to 20 and ranges of them, e.g. 8 "
                                                 "or 1-6,8 (got '8.5')\n"),
+                          (["--levels", "\uff18"], "Error: --levels takes levels from 1 to 20 and ranges of them, e.g. 8 "
+                                                   "or 1-6,8 (got '\uff18')\n"),
                           (["--levels", "8", "--tags", "three_giving_eight_aap"],
                            "Error: --levels chooses the tag sets to derive: it takes no --tags\n")]:
         result = CliRunner().invoke(cli, ["count", "--rules", "catalog", "--bet", "three_giving_eight", *args])
