@@ -89,34 +89,34 @@ def test_the_tracker_follows_every_bet_and_leaves_the_card_level_ones_out_when_a
     assert all(b == everything[b["bet"]] for b in data["bets"])
 
 
-def test_a_request_starts_a_bounded_share_of_compilation(monkeypatch, tmp_path):
-    # A new rule file with known cards needs several compilations; each request starts those
-    # that fit its budget of rows (counted before any walk; the first pending always, so that
-    # every request moves on), leaves the rest in "deferred", and the requests that follow
-    # finish them: the last answer is the command line's, exactly.
+def test_the_compilation_a_request_would_start_is_bounded_before_it_starts(monkeypatch, tmp_path):
+    # A new rule file with known cards: the rows its compilations walk are counted before any
+    # walk (api.pending_work); past Limits.compile_rows the request is refused at once, nothing
+    # compiled; within it, it is answered, walking exactly the rows counted, as the command line.
+    from analyzer import cardcount
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # nothing compiled on disk
     text = open("examples/card_bets.toml").read()
-    limits = api.Limits(compile_rows=60_000)
-    request = {"rules_toml": text, "decks": 2, "dealt": "9 K", "known": ["1=red", "3=7-9"]}
+    request = {"rules_toml": text, "decks": 2, "dealt": "9 K", "known": ["1=red", "3=6-9"]}
     rules, knowledge = api.uploaded_rules(text), api.Knowledge.parse(request["known"])
-    deferred, answers = None, 0
-    while deferred != []:
-        before = api.pending_work(rules, knowledge)
-        data = api.tracker(dict(request), limits)
-        answers += 1
-        later = {b.conditions for b in rules.bets if b.id in data["deferred"]}
-        started = [(groups, rows) for groups, rows in before if later.isdisjoint(groups)]
-        one_bet = max(sum(rows for groups, rows in before if b.conditions in groups) for b in rules.bets)
-        assert sum(rows for _, rows in started) <= max(limits.compile_rows, one_bet), (before, data["deferred"])
-        assert not {groups for groups, _ in started} & {groups for groups, _ in api.pending_work(rules, knowledge)}
-        assert deferred is None or set(data["deferred"]) < set(deferred)  # each request moves on
-        assert {b["bet"] for b in data["bets"]} == {b.id for b in rules.bets} - set(data["deferred"])
-        deferred = data["deferred"]
-        assert answers < 10
-    assert answers >= 3 and api.pending_work(rules, knowledge) == []
+    pending = api.pending_work(rules, knowledge)
+    rows = sum(r for _, r in pending)
+    assert rows > 100_000 and len(pending) >= 6, pending
+    walked = []
+    real = cardcount.compile_lines
+    monkeypatch.setattr(cardcount, "compile_lines",
+                        lambda groups, layout, tableau, context: walked.append(layout.size(tableau)) or
+                        real(groups, layout, tableau, context))
+    with pytest.raises(api.BaccaratError, match=f"need {rows:,} rows of compilation, at most {rows - 1:,} a request"):
+        api.tracker(dict(request), api.Limits(compile_rows=rows - 1))
+    assert walked == [] and api.pending_work(rules, knowledge) == pending  # refused before any work
+    data = api.tracker(dict(request), api.Limits(compile_rows=rows))
+    assert sum(walked) == rows and api.pending_work(rules, knowledge) == []  # the rows counted are the rows walked
     path = tmp_path / "card_bets.toml"
     path.write_text(text)
-    expected = cli_json("now", "--rules", str(path), "--decks", "2", "--dealt", "9,K", "--known", "1=red", "--known", "3=7-9")
+    expected = cli_json("now", "--rules", str(path), "--decks", "2", "--dealt", "9,K", "--known", "1=red", "--known", "3=6-9")
+    assert {k: data[k] for k in expected} == expected
+    data = api.tracker(dict(request), api.Limits(compile_rows=0))  # compiled now: no rows to start
     assert {k: data[k] for k in expected} == expected
 
 

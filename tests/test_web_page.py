@@ -161,38 +161,6 @@ def test_the_positive_bets_are_highlighted(page):
     assert page.inner_text("#known-error").startswith("no card position '7'")
 
 
-def test_known_cards_new_to_the_server_are_compiled_over_a_few_requests(browser, tmp_path):
-    # A server with nothing compiled on disk: the catalogue given a first card that is red needs
-    # about 2.5 million rows of compilation, more than one request starts (1.5 million); the page
-    # asks again until no bet is deferred, and shows every bet as `baccarat now` does.
-    env = os.environ | {"PYTHONUNBUFFERED": "1", "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", "0", "--workers", "1"],
-                               stdout=subprocess.PIPE, text=True, env=env)
-    try:
-        url = process.stdout.readline().split()[2]
-        tab = browser.new_page(viewport={"width": 1400, "height": 900})
-        tab.set_default_timeout(60_000)
-        answers = []
-        tab.on("response", lambda r: answers.append(r.json()) if r.url.endswith("/api/now") and r.ok else None)
-        tab.goto(url)
-        settled(tab, 0)
-        tab.select_option("#rules", "catalog")
-        tab.wait_for_function("document.querySelectorAll('#bets tbody tr').length === 92")
-        answers.clear()
-        tab.fill("#known", "1=red")
-        tab.wait_for_function("document.querySelector('#known-note').textContent.includes('card 1: red')")
-        settled(tab, 0)
-        assert tab.locator("#deferred").is_hidden() and tab.locator("#bets tbody tr").count() == 92
-        deferred = [len(a["deferred"]) for a in answers if a.get("known")]
-        assert len(deferred) >= 2 and deferred[0] > 0 and deferred[-1] == 0, deferred
-        bets = cli_json("now", "--rules", "catalog", "--decks", "8", "--known", "1=red")["bets"]
-        assert shown(tab, "house-edge") == {b["bet"]: percent(Fraction(b["house_edge"])) for b in bets}
-        tab.close()
-    finally:
-        process.send_signal(signal.SIGINT)
-        process.communicate(timeout=30)
-
-
 def test_a_network_error_says_so(page):
     page.route("**/api/now", lambda route: route.abort())
     page.click("#card-9")

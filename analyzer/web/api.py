@@ -9,7 +9,7 @@ import logging
 import os
 import re
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import batch, cardcount
@@ -19,7 +19,7 @@ from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
 from ..engine import Recent
 from ..errors import BaccaratError, error_line
-from ..knowledge import Knowledge
+from ..knowledge import NOTHING, Knowledge
 from ..render import cell_text, decimal, pay_table, percent, to_json
 from ..rulefile import BUILT_IN, get_rules, parse_rules
 from ..userfiles import parse_json, parse_toml
@@ -41,7 +41,7 @@ class Limits:
     bets: int = 96  # bets of a rule set (the catalogue has 67) ...
     lines: int = 256  # ... and pay lines in all (the catalogue has 140): the work of one request
     card_decks: int = 8  # the largest shoe on which a card-level bet that does not compile is counted (seconds each)
-    compile_rows: int = 1_500_000  # rows of card-level compilation one request may start (a second or two)
+    compile_rows: int = 4_000_000  # rows of card-level compilation one request may start (a few seconds here)
 
 
 SHOWN = ("ev", "house_edge", "win", "push", "loss")  # the figures of a bet the page shows, as the CLI prints them
@@ -63,57 +63,15 @@ def tracker(request: dict, limits: Limits) -> dict:
         raise BaccaratError(f"dealt: at most {limits.dealt:,} cards")
     knowledge = Knowledge.parse(strings(request, "known"))
     chosen = rules if flag(request, "card_level", True) else value_level(rules)
-    check_work(chosen, shoe, limits)
+    check_work(chosen, shoe, limits, knowledge)
     followed = {b.id for b in chosen.bets}
     left_out = [b.id for b in rules.bets if b.id not in followed]
-    chosen, deferred = within_budget(chosen, knowledge, limits)
     view = now(compiled(chosen), shoe, dealt, knowledge=knowledge)
     data = to_json(view.data)
     data["shown"] = {b["bet"]: {key: cell_text(b[key], "percent") for key in SHOWN} for b in view.data["bets"]}  # ~350 cells
-    data |= {"count": counter(request, rules, dealt, data["shoe"]["cards"]), "left_out": left_out, "deferred": deferred,
+    data |= {"count": counter(request, rules, dealt, data["shoe"]["cards"]), "left_out": left_out,
              "count_systems": [name for name, _ in rules.count_systems]}
     return data
-
-
-def pending_work(rules: RuleSet, knowledge: Knowledge) -> list[tuple]:
-    """(the bets' conditions, rows) of each card-level compilation a tracker request for ``rules``
-    and ``knowledge`` would start now (cardcount.pending_rows): the polynomials for many shoes
-    (compiled()), and given known cards those of analysis.analyse."""
-    if not rules.bets or not all(b.numeric for b in rules.bets):
-        return []
-    pending = []
-    if batch.compiled_plan(rules) is None:
-        pending += cardcount.pending_rows([(b.id, b.conditions, b.needs) for b in rules.bets if b.card_level],
-                                          rules.tableau, many=True)
-    if knowledge:
-        pending += cardcount.pending_rows([(b.id, b.conditions, b.needs) for b in rules.bets
-                                           if b.card_level or not values_only(b.needs)], rules.tableau, knowledge)
-    return pending
-
-
-def within_budget(rules: RuleSet, knowledge: Knowledge, limits: Limits) -> tuple[RuleSet, list[str]]:
-    """``rules`` less the bets whose compilation would take this request past limits.compile_rows
-    rows (counted before any walk: pending_work), and their ids. They are left to the next
-    requests, which find the others compiled; the first compilation pending is always made (at
-    most cardcount.MAX_ROWS rows), so that every request moves on. A bet is kept only with all
-    its compilations (for many shoes and for the known cards; those it shares with other bets
-    too): they are taken or left together, in the rule set's order."""
-    clusters = []  # [conditions of the bets, rows]: compilations taken or left together
-    for groups, rows in pending_work(rules, knowledge):
-        joined = [c for c in clusters if c[0] & set(groups)]
-        clusters = [c for c in clusters if all(c is not j for j in joined)]
-        clusters.append([set(groups).union(*(c[0] for c in joined)), rows + sum(c[1] for c in joined)])
-    order = {b.conditions: i for i, b in reversed(list(enumerate(rules.bets)))}
-    spent, later = 0, set()
-    for members, rows in sorted(clusters, key=lambda c: min(order[m] for m in c[0])):
-        if spent and spent + rows > limits.compile_rows:
-            later |= members
-        else:
-            spent += rows
-    if not later:
-        return rules, []
-    return (replace(rules, bets=tuple(b for b in rules.bets if b.conditions not in later)),  # its plan found by equality
-            [b.id for b in rules.bets if b.conditions in later])
 
 
 def counter(request: dict, rules: RuleSet, dealt: list, cards_left: int) -> dict | None:
@@ -244,16 +202,39 @@ def start_shoe(request: dict, limits: Limits) -> Shoe:
     return check_playable(shoe)
 
 
-def check_work(rules: RuleSet, shoe: Shoe, limits: Limits):
-    """The work a request asks is bounded: so many bets and pay lines, and card-level bets that do
-    not compile to polynomials (counted shoe by shoe by the enumeration) only on shoes small
-    enough to count them in a fraction of a second."""
+def check_work(rules: RuleSet, shoe: Shoe, limits: Limits, knowledge: Knowledge = NOTHING):
+    """The work a request asks is bounded before it starts: so many bets and pay lines, card-level
+    bets that do not compile to polynomials (counted shoe by shoe by the enumeration) only on
+    shoes small enough to count them in a fraction of a second, and the card-level compilations
+    it would start (pending_work) within limits.compile_rows rows."""
     if len(rules.bets) > limits.bets or sum(len(b.lines) for b in rules.bets) > limits.lines:
         raise BaccaratError(f"rule set {rules.name!r}: at most {limits.bets} bets and {limits.lines} pay lines in all here")
     walked = [b.id for b in rules.bets if b.card_level and not cardcount.fits(b.needs, rules.tableau)]
     if walked and shoe.size > 52 * limits.card_decks:
         raise BaccaratError(f"bet {walked[0]!r} reads too much card detail to compile and is counted here on shoes "
                             f"of at most {limits.card_decks} decks ({52 * limits.card_decks} cards); this one has {shoe.size}")
+    rows = sum(rows for _, rows in pending_work(rules, knowledge))
+    if rows > limits.compile_rows:
+        raise BaccaratError(f"rule set {rules.name!r}: its card-level bets{' with these known cards' if knowledge else ''} "
+                            f"need {rows:,} rows of compilation, at most {limits.compile_rows:,} a request here: send "
+                            "fewer card-level bets, leave them out (card_level false) or know fewer cards")
+
+
+def pending_work(rules: RuleSet, knowledge: Knowledge) -> list[tuple]:
+    """(the bets' conditions, rows) of each card-level compilation a tracker request for ``rules``
+    and ``knowledge`` would start now (cardcount.pending_rows, counted before any walk): the
+    polynomials for many shoes (compiled(): numeric payouts, the rule set not compiled yet), and
+    those analysis.analyse compiles for the known cards (or, with a payout symbol, for none)."""
+    numeric = bool(rules.bets) and all(b.numeric for b in rules.bets)
+    pending = []
+    if numeric and batch.compiled_plan(rules) is None:
+        pending += cardcount.pending_rows([(b.id, b.conditions, b.needs) for b in rules.bets if b.card_level],
+                                          rules.tableau, many=True)
+    if knowledge or not numeric:
+        pending += cardcount.pending_rows([(b.id, b.conditions, b.needs) for b in rules.bets
+                                           if b.card_level or (knowledge and not values_only(b.needs))],
+                                          rules.tableau, knowledge)
+    return pending
 
 
 UPLOADED = Recent(32, size=lambda rules: 1)  # the last rule files sent, parsed: the next update costs nothing

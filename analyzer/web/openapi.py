@@ -44,11 +44,9 @@ NOW_RESPONSE = obj({
     "dealt": {"type": "integer", "minimum": 0}, "positive": {"type": "array", "items": TEXT},
     "shown": {"type": "object", "additionalProperties": SHOWN},
     "count": {"anyOf": [COUNT, {"type": "null"}]}, "left_out": {"type": "array", "items": TEXT},
-    "deferred": {"type": "array", "items": TEXT,
-                 "description": "card-level bets whose compilation this request left to the next ones (ask again)"},
     "count_systems": {"type": "array", "items": TEXT}, "server_ms": {"type": "number", "minimum": 0}},
     required=["rules", "description", "tableau", "shoe", "total", "bets", "dealt", "positive", "shown", "count",
-              "left_out", "deferred", "count_systems", "server_ms"])
+              "left_out", "count_systems", "server_ms"])
 NOW_REQUEST = obj({
     "rules": {"type": "string", "description": "a built-in rule set (GET /api/rules); default standard"},
     "rules_toml": {"type": "string", "description": "a rule file's text, instead of rules"},

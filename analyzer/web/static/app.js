@@ -355,11 +355,6 @@ async function refreshNow() {
   tracker.justDealt = 0;
   results.classList.remove("stale");
   results.dataset.dealt = String(answer.data.dealt);
-  if ((answer.data.deferred || []).length) { // each request compiles a bounded share: ask again for the rest
-    results.dataset.state = "pending";
-    refreshNow();
-    return;
-  }
   results.dataset.state = "ready";
 }
 
@@ -404,12 +399,6 @@ function renderNow(data) {
       " to include them.");
     note.title = leftOut.join(", ");
   }
-  const deferred = data.deferred || [];
-  const pending = $("deferred");
-  pending.hidden = deferred.length === 0;
-  pending.textContent = deferred.length ? `${deferred.length} card-level bet${deferred.length === 1 ? "" : "s"} still ` +
-    "being compiled for this question: they follow in a moment." : "";
-  pending.title = deferred.join(", ");
   const n = data.dealt;
   $("now-status").textContent = `${n} card${n === 1 ? "" : "s"} dealt; ${data.shoe.description}. Rules ${data.rules}.` +
     (data.server_ms != null ? ` Server ${data.server_ms} ms.` : "");
