@@ -118,6 +118,9 @@ def test_the_compilation_a_request_would_start_is_bounded_before_it_starts(monke
     assert {k: data[k] for k in expected} == expected
     data = api.tracker(dict(request), api.Limits(compile_rows=0))  # compiled now: no rows to start
     assert {k: data[k] for k in expected} == expected
+    with_symbol = api.uploaded_rules('symbols = ["x"]\n' + text.replace("pays = 25", 'pays = "x"', 1))
+    assert not all(b.numeric for b in with_symbol.bets)  # a payout symbol: analysed by the enumerator, compiled all the same
+    assert sum(r for _, r in api.pending_work(with_symbol, api.Knowledge.parse(["1=black"]))) > 0
 
 
 def test_uploaded_files_answer_as_the_same_files_on_the_command_line(client, tmp_path):
