@@ -195,7 +195,7 @@ def main():
     process, url = start(None)
     try:
         runs = {
-            "tracker, catalogue (67 bets, 15 card-level: the default), 8 decks": tracked(url, args.cards, rules="catalog"),
+            "tracker, catalogue (92 bets, 23 card-level: the default), 8 decks": tracked(url, args.cards, rules="catalog"),
             "tracker, catalogue without its card-level bets, 8 decks": tracked(url, args.cards, rules="catalog",
                                                                             card_level=False),
             "tracker, standard (5 bets), 8 decks": tracked(url, args.cards, rules="standard"),

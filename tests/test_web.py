@@ -447,6 +447,14 @@ def test_a_worker_out_of_memory_answers_503_and_is_replaced(nothing_kept):
         assert status == 200 and json.loads(payload)["dealt"] == 2
 
 
+def test_the_warm_heap_is_kept_out_of_the_collector():
+    # The fork server's warm-up (analyzer.web.warm) freezes what it holds, so that a worker's full
+    # collections walk only what its requests made: the tracker's p99 (docs/speed.md).
+    out = subprocess.run([sys.executable, "-c", "import gc, analyzer.web.warm; print(gc.get_freeze_count())"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and int(out.stdout) > 10_000, out  # the library and its compiled rule sets
+
+
 def test_a_worker_killed_is_replaced_idle_or_busy(nothing_kept):
     with Pool(Settings(workers=1), api.Limits()) as pool:
         os.kill(pool.pids()[0], signal.SIGKILL)  # idle: the next request goes to its replacement
