@@ -1,6 +1,10 @@
 """Closed forms in the 52 card counts for card-level lines whose compiled polynomials are large:
 each shoe costs a few hundred array operations over all the shoes at once, not one product per
-term (Jackpot Baccarat's poker hands of the first four cards take 81,279 terms compiled).
+term (Jackpot Baccarat's poker hands of the first four cards take 81,279 terms compiled). Three
+shapes: the poker hand of the first four cards, the hands drawn from two disjoint sets of cards,
+and how the ranks of every card dealt repeat (Lucky Match: 11,348 terms compiled; here 4,364
+products of falling powers in the rank counts, weighted by the value orders that deal 4, 5 or 6
+cards), each explained where it is written.
 
 Poker hands of the first four cards
 -----------------------------------
@@ -42,13 +46,14 @@ N <= 1290 (N^6 < 2^62), Python integers beyond.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from math import factorial, prod
 
 import numpy as np
 
 from .cardtests import MINI_ROYAL, GroupEvery, GroupPoker
 from .conditions import AllOf, AnyOf, Not, settled_masks
-from .layout import HEAD, KIND_VALUE, NONE, draws, value_fields
+from .layout import HEAD, KIND_VALUE, NONE, PLACES, draws, value_fields
 
 FAST_CARDS = 1290  # N^6 < 2^62: int64 is exact
 OTHER_SET = (0, 2, 5, 8)  # A-3-6-9: no straight under any ace rule, with or without wrap, nor a mini royal
@@ -362,10 +367,223 @@ class HandSets(ClosedForm):
         return out
 
 
+# The ranks' pattern of every card dealt
+# ---------------------------------------
+# A line that tests only how the ranks of all the cards dealt repeat (``all_cards = { poker =
+# ... }`` with n of a kind, two pair, full house or two triplets, any ranks: Lucky Match) holds or
+# fails alike on every deal whose ranks repeat in the same pattern (a partition of the 4, 5 or 6
+# cards dealt). How many cards are dealt depends on point values alone, so the count is summed
+# by the point values of the cards dealt. For a coup of k cards whose values come in counts
+# c_0..c_9 (W_k[c] orders of them deal exactly k: value_prefixes), the cards of values 1-9 are of
+# one rank each, a count A(c) = prod_v R_v^(c_v) of ordered draws (R: rank counts, x^(e) the
+# falling power); the c_0 ten-value cards fall among T, J, Q, K with rank counts d (sum c_0) in
+# c_0! / prod d_j! orders, so by the sorted d, a partition lam of c_0:
+#
+#   count(line) = sum_k (N-k)^(6-k) sum_c W_k[c] A(c) sum_lam [line settles on c's pattern + lam]
+#                   * c_0!/prod lam_i! * M_lam,    M_lam = sum of prod_j R_j^(d_j) over the d that sort to lam
+#
+# (N-k)^(6-k) counting the cards after the k dealt. Every term A M (N-k)^(6-k) and every partial
+# sum of terms times their weights counts distinct ordered six-card sequences, at most N^6: exact
+# in float64 for N <= 455, in int64 for N <= 1290, in Python integers beyond.
+
+PATTERN_CATEGORIES = frozenset({"pair", "three_of_a_kind", "four_of_a_kind", "five_of_a_kind", "six_of_a_kind",
+                                "two_pair", "full_house", "two_triplets"})
+TEN_RANKS = (9, 10, 11, 12)  # T, J, Q, K: the ranks of point value 0
+FLOAT_CARDS = 455  # N^6 < 2^53
+
+
+def rank_pattern_lines(conditions: tuple) -> bool:
+    """Whether these lines test nothing but how the ranks of all the cards dealt repeat."""
+    tests = [leaf for condition in conditions for leaf in leaves(condition)]
+    return bool(tests) and all(isinstance(t, GroupPoker) and t.group == "all_cards" and t.ranks is None
+                               and set(t.categories) <= PATTERN_CATEGORIES for t in tests)
+
+
+@lru_cache(maxsize=8)
+def value_prefixes(tableau) -> dict:
+    """k -> (value counts [row, 10], orders [row]): the value counts c_0..c_9 of the k cards of a
+    coup that deals exactly k (4, 5, 6), and how many orders of the values in dealing order do."""
+    v = np.indices((10,) * 4).reshape(4, -1)
+    pt, bt = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
+    player, banker_alone = draws(tableau, pt, bt, np.zeros_like(pt))
+    banker_alone &= ~player
+    rows = {4: [v[:, ~player & ~banker_alone]], 5: [], 6: []}
+    alone = v[:, banker_alone]
+    rows[5].append(np.vstack([np.repeat(alone, 10, 1), np.tile(np.arange(10), alone.shape[1])]))
+    drew = v[:, player]
+    fifth = np.vstack([np.repeat(drew, 10, 1), np.tile(np.arange(10), drew.shape[1])])
+    _, banker = draws(tableau, ((fifth[0] + fifth[2]) % 10), ((fifth[1] + fifth[3]) % 10), fifth[4])
+    rows[5].append(fifth[:, ~banker])
+    both = fifth[:, banker]
+    rows[6].append(np.vstack([np.repeat(both, 10, 1), np.tile(np.arange(10), both.shape[1])]))
+    out = {}
+    for k, parts in rows.items():
+        seq = np.hstack(parts)
+        counts = np.zeros((seq.shape[1], 10), np.int64)
+        for row in seq:
+            np.add.at(counts, (np.arange(seq.shape[1]), row), 1)
+        keys, inverse = np.unique(counts @ 7 ** np.arange(10), return_inverse=True)
+        orders = np.bincount(inverse.ravel())
+        first = np.zeros(len(keys), np.int64)
+        first[inverse.ravel()] = np.arange(len(inverse.ravel()))
+        out[k] = (counts[first], orders)
+    return out
+
+
+def partitions(n: int, most: int = 4, top: int | None = None) -> list[tuple]:
+    """The partitions of n into at most ``most`` parts, largest first.
+
+    >>> partitions(4)
+    [(4,), (3, 1), (2, 2), (2, 1, 1), (1, 1, 1, 1)]
+    """
+    top = n if top is None else top
+    if n == 0:
+        return [()]
+    if most == 0:
+        return []
+    return [(first,) + rest for first in range(min(n, top), 0, -1) for rest in partitions(n - first, most - 1, first)]
+
+
+def arrangements(lam: tuple) -> list[tuple]:
+    """The distinct ways to give the parts of ``lam`` (and zeros) to the four ten-value ranks."""
+    from itertools import permutations
+
+    return sorted(set(permutations(lam + (0,) * (4 - len(lam)))))
+
+
+@dataclass(frozen=True, eq=False)
+class PatternTerms:
+    """The sum above, laid out for arrays of shoes: ``levels`` build every product A(c) (degree by
+    degree, each its parent times one factor R_v - e: rows of ``values`` in that order, row 0 the
+    empty product); each term t takes the product ``rows[t]``, the scale of its group ``group[t]``
+    (M_lam (N-k)^(6-k) for the group's ``keys`` (k, lam index)), and ``weights[t, line]``."""
+
+    levels: tuple
+    lams: tuple
+    keys: tuple
+    rows: np.ndarray
+    group: np.ndarray
+    weights: np.ndarray
+
+    @cached_property
+    def spans(self) -> list[tuple]:
+        """(group, first term, end) of the terms, which come group by group."""
+        starts = np.flatnonzero(np.r_[True, self.group[1:] != self.group[:-1]])
+        return [(int(self.group[a]), int(a), int(b)) for a, b in zip(starts, list(starts[1:]) + [len(self.group)])]
+
+    @cached_property
+    def ten_ranks(self) -> tuple:
+        """(falling powers [arrangement, 4] of the ten-value ranks, the first arrangement of each
+        lam): M_lam sums the products over its arrangements."""
+        every = [arrangements(lam) for lam in self.lams]
+        starts = np.cumsum([0] + [len(a) for a in every[:-1]])
+        return np.array([d for a in every for d in a], np.int64).reshape(-1, 4), starts
+
+
+@lru_cache(maxsize=64)
+def pattern_terms(conditions: tuple, tableau) -> PatternTerms:
+    prefixes = value_prefixes(tableau)
+    products = {(0,) * 9: 0}  # exponents of the values 1-9 -> row
+    levels = []
+    for degree in range(1, 7):
+        parents, factors = [], []
+        for a in sorted(exponent_vectors(degree)):
+            v = max(i for i, x in enumerate(a) if x)  # the last value it has: its parent lacks one of it
+            parent = a[:v] + (a[v] - 1,) + a[v + 1:]
+            products[a] = len(products)
+            parents.append(products[parent])
+            factors.append(v * 6 + a[v] - 1)  # R_v - (a_v - 1)
+        levels.append((np.array(parents, np.int64), np.array(factors, np.int64)))
+    lams, keys, settles, terms = [], [], {}, {}
+    for k, (counts, orders) in prefixes.items():
+        for c, w in zip(counts.tolist(), orders.tolist()):
+            a, c0 = tuple(c[1:]), c[0]
+            for lam in partitions(c0):
+                pattern = tuple(sorted([x for x in a if x] + list(lam), reverse=True))
+                if pattern not in settles:
+                    settles[pattern] = settled_line(conditions, pattern)
+                line = settles[pattern]
+                if line < 0:
+                    continue
+                if lam not in lams:
+                    lams.append(lam)
+                if (k, lams.index(lam)) not in keys:
+                    keys.append((k, lams.index(lam)))
+                term = (products[a], keys.index((k, lams.index(lam))))
+                terms.setdefault(term, [0] * len(conditions))[line] += w * factorial(c0) // prod(factorial(x) for x in lam)
+    order = sorted(terms, key=lambda t: (t[1], t[0]))  # group by group
+    return PatternTerms(tuple(levels), tuple(lams), tuple(keys), np.array([t[0] for t in order], np.int64),
+                        np.array([t[1] for t in order], np.int64),
+                        np.array([terms[t] for t in order], np.int64).reshape(len(order), len(conditions)))
+
+
+def exponent_vectors(degree: int, parts: int = 9) -> list[tuple]:
+    """Every way to write ``degree`` as an ordered sum of ``parts`` whole numbers."""
+    if parts == 1:
+        return [(degree,)]
+    return [(first,) + rest for first in range(degree + 1) for rest in exponent_vectors(degree - first, parts - 1)]
+
+
+def settled_line(conditions: tuple, pattern: tuple) -> int:
+    """The line that settles a deal whose ranks repeat in ``pattern`` (a partition of the cards
+    dealt), read off one such deal by the tests' own code; -1 where none does."""
+    ranks = [r for r, part in enumerate(pattern) for _ in range(part)]
+    kinds = [r * 4 for r in ranks] + [NONE] * (6 - len(ranks))
+    fields = {place: np.array([kind], np.int8) for place, kind in zip(PLACES, kinds)}
+    hits = [bool(np.asarray(mask).ravel()[0]) for mask in settled_masks(conditions, fields)]
+    return hits.index(True) if True in hits else -1
+
+
+def falling_table(counts: np.ndarray, top: int) -> np.ndarray:
+    """[e, ...] the falling powers counts^(e) for e = 0..top."""
+    out = [np.ones_like(counts)]
+    for e in range(top):
+        out.append(out[-1] * (counts - e))
+    return np.stack(out)
+
+
+PATTERN_CELLS = 1 << 20  # products held at once, terms x shoes (8 MB arrays)
+
+
+class RankPattern(ClosedForm):
+    """Lines of rank_pattern_lines."""
+
+    def group(self, conditions: tuple, n: np.ndarray, dtype) -> np.ndarray:
+        terms = pattern_terms(conditions, self.tableau)
+        ranks = n.reshape(len(n), 13, 4).sum(2)
+        if dtype is not object and len(n) and int(ranks.sum(1).max()) <= FLOAT_CARDS:
+            dtype = np.float64  # every partial sum a count below 2^53 (see the notes above)
+        out = np.zeros((len(n), len(conditions)), np.int64 if dtype is np.float64 else dtype)
+        weights = terms.weights.astype(dtype)
+        step = max(1, PATTERN_CELLS // max(len(terms.rows), 1))
+        for start in range(0, len(n), step):
+            part = ranks[start:start + step].T.astype(dtype)  # [rank, shoe]
+            size = part.sum(0)
+            factors = (part[:9, None, :] - np.arange(6)[None, :, None]).reshape(54, -1)  # R_v - e, v = A..9
+            products = np.empty((1 + sum(len(parents) for parents, _ in terms.levels), part.shape[1]), dtype)
+            products[0], row = 1, 1
+            for parents, chosen in terms.levels:  # A(c), degree by degree: a parent's row comes before
+                products[row:row + len(parents)] = products[parents] * factors[chosen]
+                row += len(parents)
+            tens = falling_table(part[list(TEN_RANKS)], 6)  # [e, ten rank, shoe]
+            d, firsts = terms.ten_ranks
+            m = np.add.reduceat(tens[d[:, 0], 0] * tens[d[:, 1], 1] * tens[d[:, 2], 2] * tens[d[:, 3], 3], firsts, 0)
+            free = {4: (size - 4) * (size - 5), 5: size - 5, 6: np.ones_like(size)}
+            taken = products[terms.rows]
+            for g, a, b in terms.spans:  # each term times its group's M_lam (N-k)^(6-k)
+                k, j = terms.keys[g]
+                taken[a:b] *= m[j] * free[k]
+            counts = weights.T @ taken  # [line, shoe]
+            out[start:start + step] = np.rint(counts.T) if dtype is np.float64 else counts.T
+        return out
+
+
 def closed_form(groups: tuple, tableau) -> ClosedForm | None:
     """The closed form of these lines (each group a bet's lines), or None where one of them has none."""
     if all(map(first_four_poker, groups)):
         return FirstFourPoker(groups, tableau)
+    if all(map(rank_pattern_lines, groups)):
+        return RankPattern(groups, tableau)
     if all(hand_set_lines(conditions, tableau) is not None for conditions in groups):
         return HandSets(groups, tableau)
     return None

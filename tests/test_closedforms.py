@@ -57,6 +57,15 @@ HAND_BETS = {
                                   '{ label = "red against black, a tie", when = { winner = "tie", player_hand = { every = { colour = "red" } }, '
                                   'banker_hand = { every = { colour = "black" } } }, pays = 90 },\n]\n'),
 }
+PATTERN_BETS = {
+    "lucky match": CATALOG,
+    "any of the rest, another tableau": rules_of('extends = "banker-stands-on-6"\n[[bets]]\nid = "r"\nlines = [\n'
+                                                 '{ label = "six of a kind", when = { all_cards = { poker = "six_of_a_kind" } }, pays = 900 },\n'
+                                                 '{ label = "two triplets or four", when = { any = [{ all_cards = { poker = "two_triplets" } }, '
+                                                 '{ all_cards = { poker = "four_of_a_kind" } }] }, pays = 50 },\n'
+                                                 '{ label = "a pair, not two pair", when = { all_cards = { poker = "pair" }, '
+                                                 'not = { all_cards = { poker = ["two_pair", "full_house"] } } }, pays = 1 },\n]\n'),
+}
 TOO_DETAILED = {  # suits compared at every card through the draws: no compilation, the closed form alone
     "suits and a winner": rules_of('[[bets]]\nid = "h"\nlines = [\n'
                                    '{ label = "spades against hearts, Player wins", when = { winner = "player", player_hand = { every = { suit = "spades" } }, '
@@ -101,6 +110,56 @@ def test_hands_from_disjoint_sets_equal_the_compiled_polynomials(name):
         assert (form.many(np.array(rows)) == polynomials.many(np.array(rows))).all()
 
 
+def pattern_bet(rules):
+    return rules.bet("lucky_match") if rules is CATALOG else rules.bet("r")
+
+
+@pytest.mark.parametrize("name", PATTERN_BETS)
+def test_the_ranks_pattern_of_every_card_equals_the_compiled_polynomials(name):
+    rules = PATTERN_BETS[name]
+    bet = pattern_bet(rules)
+    assert closedforms.rank_pattern_lines(bet.conditions)
+    form = closedforms.RankPattern((bet.conditions, bet.conditions), rules.tableau)  # two groups, side by side
+    polynomials = compiled(bet, rules)
+    rng = random.Random(hash(name) % 1000)
+    shoes = [random_counts(rng, most) for most in (1, 3, 8, 32) for _ in range(6)] + [[500] * 52]
+    for n in shoes:  # one shoe: float64, int64 past 455 cards, Python integers past 1,290
+        expected = polynomials.counts(n)
+        assert form.counts(n) == expected + expected, n
+    for rows in ([n for n in shoes if sum(n) <= 455], [[20] * 52, [24] * 52, [9] * 52]):  # many: float64, int64 sums
+        assert (form.many(np.array(rows))[:, :len(bet.conditions)] == polynomials.many(np.array(rows))).all()
+
+
+def lucky_match_line(hand) -> int | None:
+    """Lucky Match's pay line for every card dealt (real cards), from its published rules (Wizard
+    of Odds, Baccarat side bets: Lucky Match), written apart from the tests' code."""
+    ranks = [c[0] for c in hand]
+    by_rank = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    tests = [by_rank[0] >= 5, by_rank[:2] == [3, 3], by_rank[0] == 4, by_rank[0] == 3 and by_rank[1:2] == [2],
+             by_rank[0] == 3, by_rank[:2] == [2, 2]]
+    return next((i for i, holds in enumerate(tests) if holds), None)
+
+
+def test_the_ranks_pattern_equals_brute_force_over_real_cards():
+    # shoes of 9 real cards, suits uneven, ranks repeated: every ordered 6-card deal, by hand
+    rng = random.Random(13)
+    bet = CATALOG.bet("lucky_match")
+    form = closedforms.RankPattern((bet.conditions,), CATALOG.tableau)
+    for ranks in ("AAA5559KK", "TTJJQQ888", None):
+        cards = [(ranks[i] if ranks else rng.choice("A2TJK9")) + rng.choice("shhdc") for i in range(9)]
+        counts = [0] * 52
+        for card in cards:
+            counts[RANKS.index(card[0]) * 4 + SUITS.index(card[1])] += 1
+        expected = [0] * len(bet.lines)
+        for seq in permutations(cards, 6):
+            coup = deal(seq)
+            line = lucky_match_line(coup["player_hand"] + coup["banker_hand"])
+            if line is not None:
+                expected[line] += 1
+        assert form.counts(counts) == expected, cards
+        assert (form.many(np.array([counts]))[0] == expected).all()
+
+
 def test_lines_that_are_not_of_the_shape_are_left_to_the_polynomials():
     shapes = {
         "both hands red (one set)": '{ label = "x", when = { player_hand = { every = { colour = "red" } }, banker_hand = { every = { colour = "red" } } }, pays = 5 }',
@@ -115,6 +174,11 @@ def test_lines_that_are_not_of_the_shape_are_left_to_the_polynomials():
     mixed = rules_of('[[bets]]\nid = "b"\nlines = [{ label = "x", when = { first_four = { poker = "pair" }, winner = "tie" }, pays = 5 }]\n')
     assert not closedforms.first_four_poker(mixed.bets[0].conditions)
     assert not closedforms.first_four_poker(CATALOG.bet("lucky_nines").conditions)
+    for when in ('{ all_cards = { poker = "flush" } }', '{ first_four = { poker = "pair" } }',
+                 '{ all_cards = { poker = "pair", poker_ranks = ["K"] } }', '{ all_cards = { poker = "pair" }, winner = "tie" }',
+                 '{ banker_hand = { poker = "three_of_a_kind" } }'):
+        bet = rules_of(f'[[bets]]\nid = "b"\nlines = [{{ label = "x", when = {when}, pays = 5 }}]\n').bets[0]
+        assert not closedforms.rank_pattern_lines(bet.conditions), when
 
 
 def jackpot_line(first_four) -> int | None:
@@ -161,7 +225,10 @@ def test_a_batch_of_the_catalogue_takes_the_closed_forms_and_equals_the_enumerat
     contrast = CATALOG.bet("contrast_bonus_2")
     assert isinstance(cardcount.compiled("c", contrast.conditions, contrast.needs, CATALOG.tableau, many=True)[0],
                       closedforms.HandSets)
-    rules = CATALOG.only(["jackpot_baccarat", "contrast_bonus_1", "contrast_bonus_3", "banker"])
+    lucky = CATALOG.bet("lucky_match")
+    assert isinstance(cardcount.compiled("l", lucky.conditions, lucky.needs, CATALOG.tableau, many=True)[0],
+                      closedforms.RankPattern)
+    rules = CATALOG.only(["jackpot_baccarat", "contrast_bonus_1", "contrast_bonus_3", "banker", "lucky_match"])
     rng = random.Random(5)
     shoes = [Shoe.decks(8).remove(*rng.choices([r + s for r in RANKS for s in SUITS], k=rng.randint(0, 200)))
              for _ in range(FEW_SHOES)]
