@@ -419,9 +419,7 @@ def value_prefixes(tableau) -> dict:
     out = {}
     for k, parts in rows.items():
         seq = np.hstack(parts)
-        counts = np.zeros((seq.shape[1], 10), np.int64)
-        for row in seq:
-            np.add.at(counts, (np.arange(seq.shape[1]), row), 1)
+        counts = (seq[:, :, None] == np.arange(10)).sum(0)  # [order, value]
         keys, inverse = np.unique(counts @ 7 ** np.arange(10), return_inverse=True)
         orders = np.bincount(inverse.ravel())
         first = np.zeros(len(keys), np.int64)
@@ -465,6 +463,23 @@ class PatternTerms:
     group: np.ndarray
     weights: np.ndarray
 
+    def arrays(self) -> dict:
+        """Its arrays, as plancache keeps them."""
+        out = {f"parents{i}": parents for i, (parents, _) in enumerate(self.levels)}
+        out |= {f"factors{i}": factors for i, (_, factors) in enumerate(self.levels)}
+        lams = np.zeros((len(self.lams), 4), np.int64)
+        for i, lam in enumerate(self.lams):
+            lams[i, :len(lam)] = lam
+        return out | {"lams": lams, "keys": np.array(self.keys, np.int64).reshape(-1, 2), "rows": self.rows,
+                      "group": self.group, "weights": self.weights}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict) -> PatternTerms:
+        levels = tuple((arrays[f"parents{i}"], arrays[f"factors{i}"]) for i in range(6))
+        lams = tuple(tuple(int(x) for x in row if x) for row in arrays["lams"])
+        keys = tuple((int(k), int(j)) for k, j in arrays["keys"])
+        return cls(levels, lams, keys, arrays["rows"], arrays["group"], arrays["weights"])
+
     @cached_property
     def spans(self) -> list[tuple]:
         """(group, first term, end) of the terms, which come group by group."""
@@ -482,6 +497,23 @@ class PatternTerms:
 
 @lru_cache(maxsize=64)
 def pattern_terms(conditions: tuple, tableau) -> PatternTerms:
+    """The PatternTerms of these lines under ``tableau``: read from the cache on disk where an
+    earlier process kept them (plancache.py), else laid out (a tenth of a second) and kept there."""
+    from . import plancache
+
+    name = plancache.key("pattern", conditions, tableau)
+    stored = plancache.load(name)
+    if stored is not None:
+        try:
+            return PatternTerms.from_arrays(stored)
+        except (KeyError, ValueError):
+            pass
+    terms = laid_out(conditions, tableau)
+    plancache.store(name, terms.arrays())
+    return terms
+
+
+def laid_out(conditions: tuple, tableau) -> PatternTerms:
     prefixes = value_prefixes(tableau)
     products = {(0,) * 9: 0}  # exponents of the values 1-9 -> row
     levels = []
