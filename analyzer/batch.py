@@ -53,7 +53,7 @@ FLOAT_EXACT = 2**53  # float64 holds every integer up to here
 FAST_CARDS = 1290  # the largest N with N**6 < 2**62: monomials and class counts fit int64
 SPLIT = 26  # bits in the low half of a split monomial
 CHUNK = 256  # shoes per matrix product (keeps the monomials in cache)
-BLOCK = 20_000  # shoes per call when streaming a file
+BLOCK = 2_500  # shoes per call when streaming a file: each block's arrays in memory at once
 FEW_SHOES = 32  # below this, a rule set not yet compiled is evaluated by the enumerator, shoe by shoe
 FEW_ANALYSES = 8  # shoes analysed one at a time by the enumerator before a rule set is compiled
 MAX_KIND = 10**6  # cards of one kind in a shoe, at most
@@ -851,23 +851,36 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, in_int64: np.
     """Fill the columns of the card-level bets whose lines compile (cardcount.py), for every shoe:
     one evaluation of each compiled polynomial for all the shoes of at most FAST_CARDS cards,
     shoe by shoe in Python integers beyond. Returns the (bet, columns) left to count shoe by shoe."""
-    walked, done = [], {}
+    walked, distinct = [], {}
     small, large = np.flatnonzero(in_int64), np.flatnonzero(~in_int64)  # shoes of at most FAST_CARDS cards, and beyond
     flat = n.reshape(len(n), KINDS)
     for (b, columns), found in zip(plan.card_bets, card_polynomials(plan)):
         if found is None:
             walked.append((b, columns))
-            continue
-        polynomials, start, width = found
-        if id(polynomials) not in done:
-            counts = np.zeros((len(n), polynomials.lines), lines.dtype)
-            if len(small):
-                with one_blas_thread():
-                    counts[small] = polynomials.many(flat[small])
-            for i in large:
-                counts[i] = polynomials.counts(flat[i])
-            done[id(polynomials)] = (polynomials, counts)
-        lines[:, list(columns)] = done[id(polynomials)][1][:, start:start + width]
+        else:
+            distinct.setdefault(id(found[0]), found[0])
+
+    def evaluated(polynomials):
+        counts = np.zeros((len(n), polynomials.lines), lines.dtype)
+        if len(small):
+            counts[small] = polynomials.many(flat[small])
+        for i in large:
+            counts[i] = polynomials.counts(flat[i])
+        return counts
+
+    with one_blas_thread():  # the compilations on a thread per core (numpy releases the GIL in its loops)
+        if len(distinct) > 1 and THREADS > 1 and len(small) >= FEW_SHOES:
+            pool = ThreadPoolExecutor(THREADS)
+            try:
+                done = dict(zip(distinct, pool.map(evaluated, distinct.values())))
+            finally:  # on Ctrl-C, the compilations not started are dropped
+                pool.shutdown(wait=True, cancel_futures=True)
+        else:
+            done = {key: evaluated(polynomials) for key, polynomials in distinct.items()}
+    for (b, columns), found in zip(plan.card_bets, card_polynomials(plan)):
+        if found is not None:
+            polynomials, start, width = found
+            lines[:, list(columns)] = done[id(polynomials)][:, start:start + width]
     return walked
 
 

@@ -574,7 +574,7 @@ def falling_table(counts: np.ndarray, top: int) -> np.ndarray:
     return np.stack(out)
 
 
-PATTERN_CELLS = 1 << 20  # products held at once, terms x shoes (8 MB arrays)
+PATTERN_CELLS = 1 << 19  # products held at once, terms x shoes (4 MB arrays)
 
 
 class RankPattern(ClosedForm):
