@@ -839,16 +839,8 @@ def stored_or_compiled(groups: tuple, layout: Layout, tableau: Tableau, knowledg
     """compile_lines' polynomials, read from the cache on disk where an earlier process kept them
     (plancache.py: the layout is a function of what is asked and of the code), else compiled
     and kept there."""
-    name = plancache.key("cards", groups, tableau, knowledge, many)
-    arrays = plancache.load(name)
-    if arrays is not None:
-        try:
-            return Polynomials.from_arrays(arrays)
-        except (KeyError, ValueError):
-            pass
-    polynomials = compile_lines(groups, layout, tableau, context)
-    plancache.store(name, polynomials.arrays())
-    return polynomials
+    return plancache.read_or_made(plancache.key("cards", groups, tableau, knowledge, many), Polynomials.from_arrays,
+                                  lambda: compile_lines(groups, layout, tableau, context))
 
 
 def compiled(name: str, conditions: tuple, needs: Needs, tableau: Tableau, knowledge: Knowledge = NOTHING,

@@ -501,16 +501,8 @@ def pattern_terms(conditions: tuple, tableau) -> PatternTerms:
     earlier process kept them (plancache.py), else laid out (a tenth of a second) and kept there."""
     from . import plancache
 
-    name = plancache.key("pattern", conditions, tableau)
-    stored = plancache.load(name)
-    if stored is not None:
-        try:
-            return PatternTerms.from_arrays(stored)
-        except (KeyError, ValueError):
-            pass
-    terms = laid_out(conditions, tableau)
-    plancache.store(name, terms.arrays())
-    return terms
+    return plancache.read_or_made(plancache.key("pattern", conditions, tableau), PatternTerms.from_arrays,
+                                  lambda: laid_out(conditions, tableau))
 
 
 def laid_out(conditions: tuple, tableau) -> PatternTerms:

@@ -152,6 +152,21 @@ def store(name: str | None, arrays: dict) -> None:
         pass
 
 
+def read_or_made(name: str | None, read, make):
+    """``read(arrays)`` of what is kept under ``name``, or else ``make()``, kept there (its
+    ``arrays()``): a file that reads but does not make sense to ``read`` (a KeyError or
+    ValueError) is made again."""
+    arrays = load(name)
+    if arrays is not None:
+        try:
+            return read(arrays)
+        except (KeyError, ValueError):
+            pass
+    made = make()
+    store(name, made.arrays())
+    return made
+
+
 def digest(arrays: dict) -> str:
     """A digest of named arrays: names, types, shapes and contents."""
     out = hashlib.sha256()

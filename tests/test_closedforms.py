@@ -79,20 +79,25 @@ def the_bet(rules):
     return rules.bet("jackpot_baccarat") if rules is CATALOG and "jackpot_baccarat" in [b.id for b in rules.bets] else rules.bets[0]
 
 
-@pytest.mark.parametrize("name", POKER_BETS)
-def test_poker_of_the_first_four_equals_the_compiled_polynomials(name):
-    rules = POKER_BETS[name]
-    bet = the_bet(rules)
-    assert closedforms.first_four_poker(bet.conditions)
-    form = closedforms.FirstFourPoker((bet.conditions, bet.conditions), rules.tableau)  # two groups, side by side
+SHAPES = {"poker": (POKER_BETS, closedforms.first_four_poker, closedforms.FirstFourPoker),
+          "ranks": (PATTERN_BETS, closedforms.rank_pattern_lines, closedforms.RankPattern)}
+
+
+@pytest.mark.parametrize("shape, name", [(shape, name) for shape, (bets, _, _) in SHAPES.items() for name in bets])
+def test_poker_of_the_first_four_and_the_ranks_pattern_equal_the_compiled_polynomials(shape, name):
+    bets, fits, form_of = SHAPES[shape]
+    rules = bets[name]
+    bet = the_bet(rules) if shape == "poker" else pattern_bet(rules)
+    assert fits(bet.conditions)
+    form = form_of((bet.conditions, bet.conditions), rules.tableau)  # two groups, side by side
     polynomials = compiled(bet, rules)
     rng = random.Random(hash(name) % 1000)
     shoes = [random_counts(rng, most) for most in (1, 3, 8, 32) for _ in range(6)] + [[500] * 52]
-    for n in shoes:
+    for n in shoes:  # one shoe: float64, int64 past 455 cards, Python integers past 1,290
         expected = polynomials.counts(n)
         assert form.counts(n) == expected + expected, n
-    small = np.array([n for n in shoes if sum(n) <= 1290])
-    assert (form.many(small)[:, :len(bet.conditions)] == polynomials.many(small)).all()
+    for rows in ([n for n in shoes if sum(n) <= 455], [n for n in shoes if sum(n) <= 1290], [[20] * 52, [24] * 52]):
+        assert (form.many(np.array(rows))[:, :len(bet.conditions)] == polynomials.many(np.array(rows))).all()
 
 
 @pytest.mark.parametrize("name", HAND_BETS)
@@ -112,22 +117,6 @@ def test_hands_from_disjoint_sets_equal_the_compiled_polynomials(name):
 
 def pattern_bet(rules):
     return rules.bet("lucky_match") if rules is CATALOG else rules.bet("r")
-
-
-@pytest.mark.parametrize("name", PATTERN_BETS)
-def test_the_ranks_pattern_of_every_card_equals_the_compiled_polynomials(name):
-    rules = PATTERN_BETS[name]
-    bet = pattern_bet(rules)
-    assert closedforms.rank_pattern_lines(bet.conditions)
-    form = closedforms.RankPattern((bet.conditions, bet.conditions), rules.tableau)  # two groups, side by side
-    polynomials = compiled(bet, rules)
-    rng = random.Random(hash(name) % 1000)
-    shoes = [random_counts(rng, most) for most in (1, 3, 8, 32) for _ in range(6)] + [[500] * 52]
-    for n in shoes:  # one shoe: float64, int64 past 455 cards, Python integers past 1,290
-        expected = polynomials.counts(n)
-        assert form.counts(n) == expected + expected, n
-    for rows in ([n for n in shoes if sum(n) <= 455], [[20] * 52, [24] * 52, [9] * 52]):  # many: float64, int64 sums
-        assert (form.many(np.array(rows))[:, :len(bet.conditions)] == polynomials.many(np.array(rows))).all()
 
 
 def lucky_match_line(hand) -> int | None:
