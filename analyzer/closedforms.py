@@ -480,6 +480,19 @@ class PatternTerms:
         keys = tuple((int(k), int(j)) for k, j in arrays["keys"])
         return cls(levels, lams, keys, arrays["rows"], arrays["group"], arrays["weights"])
 
+    def checked(self, lines: int) -> PatternTerms:
+        """Itself, if its arrays fit together and count ``lines`` lines; else a ValueError (a file
+        kept under this name that holds other terms is made again)."""
+        products = 1 + sum(len(parents) for parents, _ in self.levels)
+        fits = (self.weights.shape == (len(self.rows), lines) and len(self.group) == len(self.rows)
+                and all(len(parents) == len(factors) and (parents < products).all() and (factors < 54).all()
+                        for parents, factors in self.levels)
+                and (self.rows < products).all() and (self.group < len(self.keys)).all()
+                and all(k in (4, 5, 6) and j < len(self.lams) for k, j in self.keys))
+        if not fits:
+            raise ValueError("pattern terms that do not fit these lines")
+        return self
+
     @cached_property
     def spans(self) -> list[tuple]:
         """(group, first term, end) of the terms, which come group by group."""
@@ -501,7 +514,8 @@ def pattern_terms(conditions: tuple, tableau) -> PatternTerms:
     earlier process kept them (plancache.py), else laid out (a tenth of a second) and kept there."""
     from . import plancache
 
-    return plancache.read_or_made(plancache.key("pattern", conditions, tableau), PatternTerms.from_arrays,
+    return plancache.read_or_made(plancache.key("pattern", conditions, tableau),
+                                  lambda arrays: PatternTerms.from_arrays(arrays).checked(len(conditions)),
                                   lambda: laid_out(conditions, tableau))
 
 

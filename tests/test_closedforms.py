@@ -119,6 +119,22 @@ def pattern_bet(rules):
     return rules.bet("lucky_match") if rules is CATALOG else rules.bet("r")
 
 
+def test_another_bets_pattern_terms_kept_under_this_name_are_made_again(monkeypatch, tmp_path):
+    # A file with a valid name and digest but another bet's terms (forged: no accident makes one)
+    # is a miss, not an error or a wrong figure.
+    from analyzer import plancache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    lucky, other = CATALOG.bet("lucky_match"), pattern_bet(PATTERN_BETS["any of the rest, another tableau"])
+    tableau = PATTERN_BETS["any of the rest, another tableau"].tableau
+    closedforms.pattern_terms.cache_clear()
+    plancache.store(plancache.key("pattern", lucky.conditions, CATALOG.tableau),
+                    closedforms.laid_out(other.conditions, tableau).arrays())
+    n = [3] * 52
+    assert closedforms.RankPattern((lucky.conditions,), CATALOG.tableau).counts(n) == compiled(lucky, CATALOG).counts(n)
+    closedforms.pattern_terms.cache_clear()
+
+
 def lucky_match_line(hand) -> int | None:
     """Lucky Match's pay line for every card dealt (real cards), from its published rules (Wizard
     of Odds, Baccarat side bets: Lucky Match), written apart from the tests' code."""
