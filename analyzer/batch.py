@@ -699,17 +699,21 @@ class Batch:
     def ev_terms(self, shoes: slice = slice(None)) -> tuple[np.ndarray, np.ndarray]:
         """[shoe, bet] numerators and denominators of every EV in lowest terms (denominators
         positive) for ``shoes``: by numpy's gcd in int64 where the denominators fit, else in
-        Python integers."""
+        Python integers; the bets across coups (``series``) always in Python integers."""
         scale, total, numerators = self.plan.scale, self.total[shoes], self.numerators[shoes]
-        if int(scale.max(initial=1)) * int(total.max(initial=1)) < 2**63 and numerators.dtype != object and not self.series:
+        gcd = np.frompyfunc(math.gcd, 2, 1)
+        if int(scale.max(initial=1)) * int(total.max(initial=1)) < 2**63 and numerators.dtype != object:
             denominators = scale.astype(np.int64)[None, :] * total.astype(np.int64)[:, None]
             divisor = np.gcd(numerators, denominators)
-            return numerators // divisor, denominators // divisor
-        gcd = np.frompyfunc(math.gcd, 2, 1)
-        denominators = scale[None, :] * total.astype(object)[:, None]
-        divisor = gcd(numerators.astype(object), denominators)
-        numerators, denominators = numerators.astype(object) // divisor, denominators // divisor
-        for b, (top, bottom) in self.series.items():
+            numerators, denominators = numerators // divisor, denominators // divisor
+            if not self.series:
+                return numerators, denominators
+            numerators, denominators = numerators.astype(object), denominators.astype(object)  # for the series' own
+        else:
+            denominators = scale[None, :] * total.astype(object)[:, None]
+            divisor = gcd(numerators.astype(object), denominators)
+            numerators, denominators = numerators.astype(object) // divisor, denominators // divisor
+        for b, (top, bottom) in self.series.items():  # bets across coups: their EV in Python integers
             divisor = gcd(top[shoes], bottom[shoes])
             numerators[:, b], denominators[:, b] = top[shoes] // divisor, bottom[shoes] // divisor
         return numerators, denominators
@@ -886,8 +890,18 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, in_int64: np.
 
 def numerators_of(plan: RulePlan, lines: np.ndarray, total: np.ndarray) -> np.ndarray:
     """scale * EV * total for every shoe and bet: sum of weights * counts, less scale * total.
-    int64 where the bound max(weight) * total < 2**63 proves it exact, Python integers otherwise."""
+    int64 where a bound proves every partial sum below 2**63, Python integers otherwise. The
+    bound: max(weight) * total; or, where that is too coarse (a line paying 6,000 to 1), the sum
+    of |weight| * count + scale * total itself, in float64: its relative error is below 2**-40
+    with a few hundred terms, so a value below 2**62 proves the true sum, and with it every
+    partial sum, below 2**63."""
     big = int(max(plan.weights.max(), plan.scale.max())) * int(total.max()) >= 2**63
+    if big and lines.dtype != object and len(lines):
+        weights = plan.__dict__.get("_abs_weights")
+        if weights is None:  # converted once a plan (a simulation evaluates it chunk after chunk)
+            weights = plan.__dict__["_abs_weights"] = np.abs(plan.weights.astype(np.float64))
+        bound = lines.astype(np.float64) @ weights + total.astype(np.float64)[:, None] * plan.scale.astype(np.float64)[None, :]
+        big = not bound.max() < 2.0**62
     kind = object if big else np.int64
     total, weights, scale = total.astype(kind), plan.weights.astype(kind), plan.scale.astype(kind)
     numerators = np.empty((len(lines), len(plan.scale)), kind)

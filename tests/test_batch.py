@@ -75,6 +75,23 @@ def test_batch_at_the_float_boundary_and_beyond_int64():
     assert_same_as_enumerator(CATALOG, [eight, at_limit, past_limit, huge])
 
 
+def test_numerators_in_int64_where_the_counts_themselves_bound_them():
+    # The catalogue pays 6,000 to 1 (Grand Monkey): max(weight) x N(N-1)...(N-5) passes 2**63 on
+    # 8 decks, so the counts bound the sums (batch.numerators_of); the int64 numerators are the
+    # Python integers' exactly, and a huge weight on a line that holds often goes to Python integers.
+    full = get_rules("catalog")
+    rng = random.Random(9)
+    shoes = [random_shoe(rng, rng.randint(300, 416)) for _ in range(FEW_SHOES)]
+    batch = evaluate_many(full, shoes)
+    assert batch.numerators.dtype == np.int64
+    plan = batch.plan
+    exact = batch.lines.astype(object) @ plan.weights - batch.total.astype(object)[:, None] * plan.scale[None, :]
+    assert (batch.numerators.astype(object) == exact).all()
+    tie = parse_rules('name = "t"\n[[bets]]\nid = "t"\nlines = [{ label = "no tie", when = { winner = ["banker", "player"] }, '
+                      'pays = 5000 }]\n', "t.toml", None)
+    assert evaluate_many(tie, shoes).numerators.dtype == object
+
+
 @pytest.mark.parametrize("name", ["banker-stands-on-6", "ez", "standard", "commission-4"])
 def test_batch_other_rule_sets_and_tableaux(name):
     rng = random.Random(name)
