@@ -631,16 +631,22 @@ def value_line_counts(plan: RulePlan, v: np.ndarray, split: bool) -> np.ndarray:
 
     parts = [v[start:start + CHUNK] for start in range(0, len(v), CHUNK)]
     with one_blas_thread():
-        if len(parts) > 1 and THREADS > 1:
-            pool = ThreadPoolExecutor(THREADS)
-            try:
-                counts = list(pool.map(basis_counts, parts))
-            finally:  # on Ctrl-C, the parts not started are dropped, not computed
-                pool.shutdown(wait=True, cancel_futures=True)
-        else:
-            counts = [basis_counts(part) for part in parts]
+        counts = on_threads(basis_counts, parts)
     out = np.concatenate(counts) if counts else np.zeros((0, polynomials.basis.shape[0]), np.int64)
     return combine(out, polynomials.value_from_basis)
+
+
+def on_threads(function, items: list, worth: bool = True) -> list:
+    """``[function(item) for item in items]``, on a thread per core where there are several items
+    and it is ``worth`` it (numpy releases the GIL in its loops); on Ctrl-C the items not started
+    are dropped, not computed."""
+    if len(items) < 2 or THREADS < 2 or not worth:
+        return [function(item) for item in items]
+    pool = ThreadPoolExecutor(THREADS)
+    try:
+        return list(pool.map(function, items))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def combine(basis_counts: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -872,15 +878,8 @@ def card_columns(plan: RulePlan, n: np.ndarray, lines: np.ndarray, in_int64: np.
             counts[i] = polynomials.counts(flat[i])
         return counts
 
-    with one_blas_thread():  # the compilations on a thread per core (numpy releases the GIL in its loops)
-        if len(distinct) > 1 and THREADS > 1 and len(small) >= FEW_SHOES:
-            pool = ThreadPoolExecutor(THREADS)
-            try:
-                done = dict(zip(distinct, pool.map(evaluated, distinct.values())))
-            finally:  # on Ctrl-C, the compilations not started are dropped
-                pool.shutdown(wait=True, cancel_futures=True)
-        else:
-            done = {key: evaluated(polynomials) for key, polynomials in distinct.items()}
+    with one_blas_thread():  # the compilations on a thread per core
+        done = dict(zip(distinct, on_threads(evaluated, list(distinct.values()), len(small) >= FEW_SHOES)))
     for (b, columns), found in zip(plan.card_bets, card_polynomials(plan)):
         if found is not None:
             polynomials, start, width = found

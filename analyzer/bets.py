@@ -391,9 +391,20 @@ def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool =
     """Compile the card-level counts of these bets (all of them given ``knowledge``, but those on
     values alone) at once, for one shoe or ``many``: bets that read alike share one walk of their
     cards (cardcount.prepare)."""
-    cardcount.prepare([(f"bet {b.id!r}", b.conditions, b.needs)
-                       for b in bets if b.card_level or (knowledge and not values_only(b.needs))], tableau, knowledge,
-                      many)
+    cardcount.prepare(compiled_lines(bets, knowledge), tableau, knowledge, many)
+
+
+def pending_rows(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool = False) -> list[tuple]:
+    """What :func:`prepare` would walk now for these bets: cardcount.pending_rows, counted before
+    any walk."""
+    return cardcount.pending_rows(compiled_lines(bets, knowledge), tableau, knowledge, many)
+
+
+def compiled_lines(bets, knowledge: Knowledge) -> list[tuple]:
+    """(name, lines, needs) of the bets whose counts are compiled: the card-level ones, and given
+    ``knowledge`` every bet but those on values alone."""
+    return [(f"bet {b.id!r}", b.conditions, b.needs) for b in bets
+            if b.card_level or (knowledge and not values_only(b.needs))]
 
 
 @lru_cache(maxsize=256)

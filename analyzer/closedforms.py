@@ -452,7 +452,7 @@ def arrangements(lam: tuple) -> list[tuple]:
 @dataclass(frozen=True, eq=False)
 class PatternTerms:
     """The sum above, laid out for arrays of shoes: ``levels`` build every product A(c) (degree by
-    degree, each its parent times one factor R_v - e: rows of ``values`` in that order, row 0 the
+    degree, each its parent times one factor R_v - e: the products' rows in that order, row 0 the
     empty product); each term t takes the product ``rows[t]``, the scale of its group ``group[t]``
     (M_lam (N-k)^(6-k) for the group's ``keys`` (k, lam index)), and ``weights[t, line]``."""
 
@@ -501,8 +501,8 @@ class PatternTerms:
 
     @cached_property
     def ten_ranks(self) -> tuple:
-        """(falling powers [arrangement, 4] of the ten-value ranks, the first arrangement of each
-        lam): M_lam sums the products over its arrangements."""
+        """(the exponents [arrangement, 4] of the four ten-value ranks' falling powers, the first
+        arrangement of each lam): M_lam sums the products over its arrangements."""
         every = [arrangements(lam) for lam in self.lams]
         starts = np.cumsum([0] + [len(a) for a in every[:-1]])
         return np.array([d for a in every for d in a], np.int64).reshape(-1, 4), starts

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .. import batch, cardcount
-from ..bets import INDEPENDENT, MAIN_BETS, RuleSet, values_only
+from ..bets import INDEPENDENT, MAIN_BETS, RuleSet, pending_rows
 from ..check import check_bet
 from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
@@ -222,18 +222,15 @@ def check_work(rules: RuleSet, shoe: Shoe, limits: Limits, knowledge: Knowledge 
 
 def pending_work(rules: RuleSet, knowledge: Knowledge) -> list[tuple]:
     """(the bets' conditions, rows) of each card-level compilation a tracker request for ``rules``
-    and ``knowledge`` would start now (cardcount.pending_rows, counted before any walk): the
+    and ``knowledge`` would start now (bets.pending_rows, counted before any walk): the
     polynomials for many shoes (compiled(): numeric payouts, the rule set not compiled yet), and
     those analysis.analyse compiles for the known cards (or, with a payout symbol, for none)."""
     numeric = bool(rules.bets) and all(b.numeric for b in rules.bets)
     pending = []
     if numeric and batch.compiled_plan(rules) is None:
-        pending += cardcount.pending_rows([(b.id, b.conditions, b.needs) for b in rules.bets if b.card_level],
-                                          rules.tableau, many=True)
+        pending += pending_rows(rules.bets, rules.tableau, many=True)
     if knowledge or not numeric:
-        pending += cardcount.pending_rows([(b.id, b.conditions, b.needs) for b in rules.bets
-                                           if b.card_level or (knowledge and not values_only(b.needs))],
-                                          rules.tableau, knowledge)
+        pending += pending_rows(rules.bets, rules.tableau, knowledge)
     return pending
 
 
