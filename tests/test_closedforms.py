@@ -16,7 +16,7 @@ from analyzer.cards import Shoe
 from analyzer.knowledge import NOTHING
 from analyzer.rulefile import get_rules, parse_rules
 
-from dealer import deal
+from dealer import POINT_VALUE as POINT_VALUES, banker_stands_on_6, deal
 
 CATALOG = get_rules("catalog")
 RANKS, SUITS = "A23456789TJQK", "shdc"
@@ -75,6 +75,19 @@ TOO_DETAILED = {  # suits compared at every card through the draws: no compilati
 }
 
 
+SEQUENCE_BETS = {  # lines reading the draws and at most 11 classes of cards, each within one value
+    "monkey 6 and grand monkey": (CATALOG, ("monkey_6", "grand_monkey")),
+    "monkey 6 tie": (CATALOG, ("monkey_6_tie",)),
+    "tie by the highest card": (CATALOG, ("tie_max_low", "tie_max_high")),
+    "a place read alone, another tableau": (rules_of(
+        'extends = "banker-stands-on-6"\n[[bets]]\nid = "s"\nlines = [\n'
+        '{ label = "a nine first, not second", when = { player_1 = { rank = "9" }, not = { player_2 = { rank = "9" } } }, pays = 7 },\n'
+        '{ label = "a face third, Banker wins", when = { winner = "banker", banker_3 = { face = true } }, pays = 20 },\n'
+        '{ label = "no card above 4, six cards", when = { total_cards = 6, all_cards = { max_value = { max = 4 } } }, pays = 90 },\n'
+        ']\n'), ("s",)),
+}
+
+
 def the_bet(rules):
     return rules.bet("jackpot_baccarat") if rules is CATALOG and "jackpot_baccarat" in [b.id for b in rules.bets] else rules.bets[0]
 
@@ -113,6 +126,84 @@ def test_hands_from_disjoint_sets_equal_the_compiled_polynomials(name):
         assert form.counts(n) == polynomials.counts(n), n
     for rows in ([n for n in shoes if sum(n) <= 455], [[20] * 52, [9] * 52]):  # float64 sums, int64 sums (> 455 cards)
         assert (form.many(np.array(rows)) == polynomials.many(np.array(rows))).all()
+
+
+@pytest.mark.parametrize("name", SEQUENCE_BETS)
+def test_class_sequences_equal_the_compiled_polynomials(name):
+    rules, ids = SEQUENCE_BETS[name]
+    bets = [rules.bet(i) for i in ids]
+    groups = tuple(bet.conditions for bet in bets)
+    assert closedforms.sequence_classes(groups, rules.tableau) is not None
+    form = closedforms.closed_form(groups, rules.tableau)
+    assert isinstance(form, closedforms.ClassSequences)
+    polynomials = [compiled(bet, rules) for bet in bets]
+    rng = random.Random(len(name))
+    shoes = [random_counts(rng, most) for most in (1, 3, 8, 32) for _ in range(6)] + [[9] * 52, [30] * 52, [500] * 52]
+    for n in shoes:  # one shoe: float64, int64 past 455 cards, Python integers past 1,290
+        assert form.counts(n) == [x for p in polynomials for x in p.counts(n)], n
+    for rows in ([n for n in shoes if sum(n) <= 455], [n for n in shoes if sum(n) <= 1290]):
+        expected = np.concatenate([p.many(np.array(rows)) for p in polynomials], 1)
+        assert (form.many(np.array(rows)) == expected).all()
+
+
+def test_class_sequences_equal_brute_force_over_real_cards():
+    # shoes of 9 real cards, faces and tens among them, suits uneven: every ordered 6-card deal
+    rng = random.Random(17)
+    bets = [CATALOG.bet(i) for i in ("monkey_6", "monkey_6_tie", "grand_monkey", "tie_max_low", "tie_max_high")]
+    for ranks in ("JQKKT5T92", "TJ3Q4K6T8", "9929QT4JA", None):
+        cards = [(ranks[i] if ranks else rng.choice("A5TJQK69")) + rng.choice("shhdc") for i in range(9)]
+        counts = [0] * 52
+        for card in cards:
+            counts[RANKS.index(card[0]) * 4 + SUITS.index(card[1])] += 1
+        expected = [0] * 5
+        for seq in permutations(cards, 6):
+            coup = deal(seq)
+            hand = coup["player_hand"] + coup["banker_hand"]
+            monkey = coup["cards"] == 6 and coup["player_hand"][2][0] not in "JQK" and coup["banker_hand"][2][0] in "JQK"
+            top = max(POINT_VALUES[c[0]] for c in hand)
+            expected[0] += monkey
+            expected[1] += monkey and coup["winner"] == 0
+            expected[2] += coup["cards"] == 6 and all(c[0] in "JQK" for c in hand)
+            expected[3] += coup["winner"] == 0 and top <= 5
+            expected[4] += coup["winner"] == 0 and top >= 6
+        found = [x for bet in bets for x in closedforms.ClassSequences((bet.conditions,), CATALOG.tableau).counts(counts)]
+        assert found == expected, cards
+        rules, _ = SEQUENCE_BETS["a place read alone, another tableau"]
+        expected = [0, 0, 0]
+        for seq in permutations(cards, 6):
+            coup = deal(seq, banker_stands_on_6)
+            player, banker = coup["player_hand"], coup["banker_hand"]
+            line = (0 if player[0][0] == "9" and player[1][0] != "9" else
+                    1 if coup["winner"] == -1 and len(banker) == 3 and banker[2][0] in "JQK" else
+                    2 if coup["cards"] == 6 and max(POINT_VALUES[c[0]] for c in player + banker) <= 4 else None)
+            if line is not None:
+                expected[line] += 1
+        assert closedforms.ClassSequences((rules.bet("s").conditions,), rules.tableau).counts(counts) == expected, cards
+
+
+def test_lines_of_many_classes_or_no_draws_are_left_to_the_polynomials():
+    no_draws = CATALOG.bet("monkey")  # the first four cards' faces: a few terms compiled
+    colours = rules_of('[[bets]]\nid = "b"\nlines = [{ label = "x", when = { player_3 = { colour = "red" } }, pays = 5 }]\n').bets[0]
+    twelve = rules_of('[[bets]]\nid = "b"\nlines = [{ label = "x", when = { banker_3 = { rank = ["J", "Q"] }, '
+                      'player_3 = { rank = "K" } }, pays = 5 }]\n').bets[0]  # K, J-Q and T apart: 12 classes
+    for bet in (no_draws, colours, twelve):
+        assert closedforms.sequence_classes((bet.conditions,), CATALOG.tableau) is None, bet.lines[0].label
+
+
+def test_class_sequence_terms_that_do_not_fit_are_made_again(monkeypatch, tmp_path):
+    # a file under this name holding another bet's terms (forged, with a valid digest) is a miss
+    from analyzer import plancache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkey, tie = (CATALOG.bet("monkey_6"),), (CATALOG.bet("tie_max_low"),)
+    for clear in (closedforms.sequence_terms, closedforms.sequence_plan):
+        clear.cache_clear()
+    plancache.store(plancache.key("sequences", (monkey[0].conditions,), CATALOG.tableau),
+                    {"c": closedforms.sequence_terms((tie[0].conditions,), CATALOG.tableau)})
+    n = [3] * 52
+    assert closedforms.ClassSequences((monkey[0].conditions,), CATALOG.tableau).counts(n) == compiled(monkey[0], CATALOG).counts(n)
+    for clear in (closedforms.sequence_terms, closedforms.sequence_plan):
+        clear.cache_clear()
 
 
 def pattern_bet(rules):
@@ -233,7 +324,11 @@ def test_a_batch_of_the_catalogue_takes_the_closed_forms_and_equals_the_enumerat
     lucky = CATALOG.bet("lucky_match")
     assert isinstance(cardcount.compiled("l", lucky.conditions, lucky.needs, CATALOG.tableau, many=True)[0],
                       closedforms.RankPattern)
-    rules = CATALOG.only(["jackpot_baccarat", "contrast_bonus_1", "contrast_bonus_3", "banker", "lucky_match"])
+    monkey = CATALOG.bet("monkey_6")
+    assert isinstance(cardcount.compiled("m", monkey.conditions, monkey.needs, CATALOG.tableau, many=True)[0],
+                      closedforms.ClassSequences)
+    rules = CATALOG.only(["jackpot_baccarat", "contrast_bonus_1", "contrast_bonus_3", "banker", "lucky_match", "monkey_6",
+                          "grand_monkey", "tie_max_high"])
     rng = random.Random(5)
     shoes = [Shoe.decks(8).remove(*rng.choices([r + s for r in RANKS for s in SUITS], k=rng.randint(0, 200)))
              for _ in range(FEW_SHOES)]
