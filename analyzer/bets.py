@@ -365,10 +365,12 @@ def walked_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
     detail = Detail.of(needs, knowledge)
     classes = live_classes_count(shoe, detail)
     if detail.tableau and classes > WALK_CLASSES:  # heads of four classes, then the third cards: refused before
+        compiles = cardcount.fits(needs, tableau, knowledge)
+        why = "" if compiles else (f"; nor does it compile: more than {cardcount.MAX_ROWS:,} ways for the cards it reads "
+                                   "to fall, and no closed form has its shape")
         raise TooMuchDetail(f"{name}: too much card detail to count on this shoe ({classes} classes of cards at every "
-                            f"place through the draws, at most {WALK_CLASSES}; nor does it compile, as rank and suit "
-                            "read together at every card do not): read fewer attributes at once (rank and suit "
-                            "together), at fewer places, or use a smaller shoe")
+                            f"place through the draws, at most {WALK_CLASSES}: it reads {needs.words()}{why}): read "
+                            "fewer attributes at once, at fewer places, or use a smaller shoe")
     try:
         detailed = enumerate_cards(shoe, tableau, detail)
     except TooMuchDetail as error:

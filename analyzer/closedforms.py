@@ -53,9 +53,10 @@ from math import factorial, prod
 
 import numpy as np
 
-from .cardtests import MINI_ROYAL, GroupEvery, GroupPoker
-from .conditions import AllOf, AnyOf, Not, settled_masks
-from .layout import HEAD, KIND_VALUE, NONE, PLACES, Detail, coup_fields, draws, representatives, union, value_fields
+from .cards import SUIT_COLOUR
+from .cardtests import MINI_ROYAL, CardIs, GroupEvery, GroupPoker, GroupSame
+from .conditions import AllOf, AnyOf, Is, Not, settled_masks
+from .layout import GROUPS, HEAD, KIND_VALUE, NONE, PLACES, Detail, coup_fields, draws, representatives, union, value_fields
 
 FAST_CARDS = 1290  # N^6 < 2^62: int64 is exact
 DEGREE = 6  # cards on the counting basis: a coup's at most six, the others padded with any cards left
@@ -867,6 +868,237 @@ def sequence_plan(groups: tuple, tableau) -> SequencePlan:
     return SequencePlan((classes[:, None] == np.arange(k)).astype(np.int64), c, rows, tuple(blocks))
 
 
+# Suits and colours of whole hands
+# --------------------------------
+# Lines that test the suits or colours of groups of cards ("both hands suited", "the Player's
+# hand all one colour", "the first four of one suit", "every card red") beside tests of point
+# values (who wins, totals, cards dealt), where the suits are compared at every card through the
+# draws: too many ways to fall to compile. Each such test is a sum of products of indicators
+# "the dealt cards at these places all lie in the suits C" (a suit set C: one suit, a colour, any
+# or none): one hand of one suit is sum over s of [hand in {s}], all one colour the same over the
+# two colours, every card red [group in red]; all, any and not multiply, add and subtract them
+# (any = 1 - prod(1 - x), not = 1 - x), and a line settles where it holds and no earlier one did,
+# cond_i prod_{j<i} (1 - cond_j). A product of indicators puts each place in the intersection C_p
+# of its suit sets, and counts, for one sequence of point values x_p the tableau deals,
+#     prod over the dealt places p, most constrained first, of n(x_p, C_p) - e_p
+# ordered card sequences (then any cards at the 6 - d positions left: (N-d)(N-d-1)...(N-5)),
+# n(x, C) the cards of value x in the suits C, e_p the places counted before p with the same value
+# and a suit set within C_p: where the places' suit sets are nested or apart (suits within
+# colours: a laminar family), every card counted before p either may be p's card's class or
+# never is, so each factor is the cards left to choose from (the first that reaches zero makes the
+# product zero before any could turn negative). A line is the sum over its products of their
+# coefficient times these counts, summed over the value sequences whose value tests hold: a few
+# hundred thousand sequences, vectorised, per distinct product. One shoe at a time: a few tenths of
+# a second for a bet, on any shoe; lines that compile are never counted so (their polynomials are
+# far faster), only those that are refused as too detailed to compile.
+
+ALL_SUITS = 15  # suit sets as 4-bit masks: bit s for suit s
+MAX_SUIT_TERMS = 512  # products of indicators a bet's lines may expand to
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """The place holds a card (a head place always does): a value test."""
+
+    place: str
+
+    def mask(self, fields):
+        return fields[self.place.split("_")[0] + "_third"] >= 0 if self.place.endswith("_3") else True
+
+
+def suit_mask(member: tuple) -> int | None:
+    """The suits whose every card a card test passes, as a mask, if it passes exactly those
+    (a test of whole suits: a suit, a colour); else None.
+
+    >>> suit_mask(tuple(k % 4 in (1, 2) for k in range(52))), suit_mask(tuple(k // 4 == 0 for k in range(52)))
+    (6, None)
+    """
+    mask = sum(1 << s for s in range(4) if member[s])
+    return mask if all(member[k] == bool(mask >> (k % 4) & 1) for k in range(len(member))) else None
+
+
+def suit_terms(condition) -> list | None:
+    """The condition as a sum of terms (coefficient, value tests, suit sets: ((place, mask), ...)),
+    or None where it tests anything else of the cards."""
+    one = [(1, (), ())]
+    if isinstance(condition, AllOf):
+        out = one
+        for part in condition.parts:
+            terms = suit_terms(part)
+            if terms is None:
+                return None
+            out = times(out, terms)
+        return out
+    if isinstance(condition, AnyOf):
+        rest = one
+        for part in condition.parts:
+            terms = suit_terms(part)
+            if terms is None:
+                return None
+            rest = times(rest, minus(one, terms))
+        return minus(one, rest)
+    if isinstance(condition, Not):
+        terms = suit_terms(condition.part)
+        return None if terms is None else minus(one, terms)
+    if isinstance(condition, GroupEvery):
+        mask = suit_mask(condition.test.member)
+        return None if mask is None else [(1, (), tuple((p, mask) for p in GROUPS[condition.group]))]
+    if isinstance(condition, CardIs):
+        mask = suit_mask(condition.test.member)
+        return None if mask is None else [(1, (Dealt(condition.place),), ((condition.place, mask),))]
+    if isinstance(condition, GroupSame) and condition.attribute in ("suit", "colour"):
+        places, attribute, holds = GROUPS[condition.group], condition.attribute, {condition.holds}
+    elif isinstance(condition, Is) and condition.field in ("player_suited", "banker_suited"):
+        hand = condition.field.split("_")[0]
+        places, attribute, holds = (f"{hand}_1", f"{hand}_2"), "suit", {bool(v) for v in condition.values}
+    else:
+        needs = condition.needs()
+        return None if needs.cards or needs.attributes else [(1, (condition,), ())]
+    sets = [1 << s for s in range(4)] if attribute == "suit" else \
+        [sum(1 << s for s in range(4) if SUIT_COLOUR[s] == c) for c in (0, 1)]
+    same = [(1, (), tuple((p, mask) for p in places)) for mask in sets]
+    return {frozenset({True}): same, frozenset({False}): minus(one, same), frozenset({True, False}): one}.get(frozenset(holds), [])
+
+
+def times(a: list, b: list) -> list:
+    """The product of two sums of terms, like terms merged."""
+    return merged((x * y, tests + more, tuple(sorted(set(sets) | set(other))))
+                  for x, tests, sets in a for y, more, other in b)
+
+
+def minus(a: list, b: list) -> list:
+    return merged(list(a) + [(-y, tests, sets) for y, tests, sets in b])
+
+
+def merged(terms) -> list:
+    """Like terms added (each place's suit sets intersected, repeated value tests once), those
+    that vanish dropped: a coefficient 0, or a head place (always dealt) in no suit."""
+    out = {}
+    for coefficient, tests, sets in terms:
+        mask = {}
+        for place, m in sets:
+            mask[place] = mask.get(place, ALL_SUITS) & m
+        if any(m == 0 for place, m in mask.items() if place in HEAD):
+            continue
+        key = (tuple(dict.fromkeys(tests)), tuple(sorted(mask.items())))
+        out[key] = out.get(key, 0) + coefficient
+        if len(out) > MAX_SUIT_TERMS:
+            raise TooManyTerms
+    return [(c, tests, sets) for (tests, sets), c in out.items() if c]
+
+
+class TooManyTerms(Exception):
+    pass
+
+
+@lru_cache(maxsize=64)
+def suit_set_lines(conditions: tuple) -> tuple | None:
+    """Per line, its terms as it settles (held, and no earlier line held), each term's suit sets
+    nested or apart; None where the lines are not of this shape (or expand to too many terms)."""
+    try:
+        expanded = [suit_terms(condition) for condition in conditions]
+        if any(terms is None for terms in expanded) or not any(sets for terms in expanded for _, _, sets in terms):
+            return None
+        out, open_ = [], [(1, (), ())]
+        for terms in expanded:
+            out.append(times(terms, open_))
+            open_ = times(open_, minus([(1, (), ())], terms))
+    except TooManyTerms:
+        return None
+    for terms in out:
+        for _, _, sets in terms:
+            masks = [m for _, m in sets]
+            if any(a & b not in (0, a, b) for a in masks for b in masks):
+                return None  # suit sets that overlap without nesting
+    return tuple(tuple(terms) for terms in out)
+
+
+@lru_cache(maxsize=8)
+def value_sequences(tableau) -> tuple:
+    """(values [sequence, place] in PLACES order, -1 where not dealt; cards dealt; the value
+    fields): every sequence of point values the tableau deals, once."""
+    heads = np.indices((10,) * 4).reshape(4, -1)  # positions 1-4: player_1, banker_1, player_2, banker_2
+    pt, bt = (heads[0] + heads[2]) % 10, (heads[1] + heads[3]) % 10
+    player, banker = draws(tableau, pt, bt, np.zeros_like(pt))
+    none = lambda rows: np.full((1, rows.shape[1]), NONE)  # noqa: E731
+    stood = heads[:, ~player & ~banker]
+    alone = with_card(heads[:, ~player & banker], 10)
+    drew = with_card(heads[:, player], 10)
+    _, takes = draws(tableau, (drew[0] + drew[2]) % 10, (drew[1] + drew[3]) % 10, drew[4])
+    both = with_card(drew[:, takes], 10)
+    values = np.hstack([np.vstack([stood, none(stood), none(stood)]), np.vstack([alone[:4], none(alone), alone[4:]]),
+                        np.vstack([drew[:, ~takes], none(drew[:, ~takes])]), both]).T.copy()
+    fields = value_fields((values[:, 0] + values[:, 2]) % 10, (values[:, 1] + values[:, 3]) % 10, values[:, 4], values[:, 5])
+    return values, 4 + (values[:, 4:] >= 0).sum(1), fields
+
+
+class SuitSets(ClosedForm):
+    """Lines of suit_set_lines, shoe by shoe."""
+
+    def group(self, conditions: tuple, n: np.ndarray, dtype) -> np.ndarray:
+        lines = suit_set_lines(conditions)
+        values, dealt, fields = value_sequences(self.tableau)
+        out = np.zeros((len(n), len(conditions)), object if dtype is object else np.int64)
+        tested = {}
+        for shoe, counts in enumerate(np.asarray(n)):
+            size = int(counts.sum())
+            kind = object if size > FAST_CARDS else np.int64
+            by_value = counts.reshape(13, 4)[list(RANK_OF_VALUE)].astype(kind)  # [value, suit], value 0: T-K
+            by_value = np.concatenate([by_value[:4].sum(0, keepdims=True), by_value[4:]])
+            in_sets = np.stack([by_value[:, [s for s in range(4) if m >> s & 1]].sum(1) for m in range(16)], 1)  # [value, mask]
+            free = np.array([falling(size - d, DEGREE - d) for d in range(7)], kind)[dealt]
+            counted = {}
+            for line, terms in enumerate(lines):
+                total = 0
+                for coefficient, tests, sets in terms:
+                    if sets not in counted:
+                        counted[sets] = sequences(self.tableau, in_sets, dict(sets), kind) * free
+                    mask = True
+                    for test in tests:
+                        if test not in tested:
+                            tested[test] = np.broadcast_to(test.mask(fields), len(values))
+                        mask = mask & tested[test]
+                    held = counted[sets] if mask is True else counted[sets][mask]
+                    total += coefficient * int(held.sum())
+                out[shoe, line] = total
+        return out
+
+
+RANK_OF_VALUE = (9, 10, 11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8)  # T J Q K (value 0), then A-9: rows of value 0..9 after the sum
+
+
+def sequences(tableau, in_sets: np.ndarray, sets: dict, kind) -> np.ndarray:
+    """[value sequence] ordered draws of its dealt cards with each place's card in its suit set:
+    the product above, the places most constrained first."""
+    values, _, _ = value_sequences(tableau)
+    equal = equal_values(tableau)
+    mask = [sets.get(place, ALL_SUITS) for place in PLACES]
+    order = sorted(range(len(PLACES)), key=lambda p: (bin(mask[p]).count("1"), p))
+    out = np.ones(len(values), kind)
+    for i, p in enumerate(order):
+        left = np.append(in_sets[:, mask[p]], 1)[values[:, p]]  # index -1: no card, the factor 1
+        for q in order[:i]:
+            if mask[q] & ~mask[p] == 0:  # within p's suits: a card counted at q is one p cannot take
+                left -= equal[min(p, q), max(p, q)]
+        out *= left
+    return out
+
+
+@lru_cache(maxsize=8)
+def equal_values(tableau) -> dict:
+    """(p, q) -> [value sequence] whether places p < q both hold cards of one value."""
+    values, _, _ = value_sequences(tableau)
+    return {(p, q): (values[:, p] == values[:, q]) & (values[:, p] >= 0)
+            for p in range(len(PLACES)) for q in range(p + 1, len(PLACES))}
+
+
+def falling(n: int, k: int) -> int:
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
 def closed_form(groups: tuple, tableau) -> ClosedForm | None:
     """The closed form of these lines (each group a bet's lines), or None where one of them has none."""
     if all(map(first_four_poker, groups)):
@@ -882,5 +1114,9 @@ def closed_form(groups: tuple, tableau) -> ClosedForm | None:
 
 @lru_cache(maxsize=256)
 def one_form(conditions: tuple, tableau) -> ClosedForm | None:
-    """closed_form of one bet's lines, kept (a bet too detailed to compile is counted by it)."""
-    return closed_form((conditions,), tableau)
+    """closed_form of one bet's lines, kept (a bet too detailed to compile is counted by it), or
+    else, as such a bet may be, by the suits and colours of whole hands."""
+    form = closed_form((conditions,), tableau)
+    if form is None and suit_set_lines(conditions) is not None:
+        return SuitSets((conditions,), tableau)
+    return form

@@ -159,6 +159,20 @@ class Needs:
         """
         return all(map(whole_ranks, self.subsets)) and "colour" not in self.attributes
 
+    def words(self) -> str:
+        """What these needs tell cards apart by, in words (a refusal says what is really read).
+
+        >>> Needs(tableau=True, attributes=frozenset({"suit", "colour"})).words()
+        'the point value (for the draws), the colour and the suit'
+        """
+        words = ["the point value (for the draws)"] if self.tableau else []
+        words += [f"the {a}" for a in sorted(self.attributes - ({"value"} if self.tableau else set()))]
+        if self.subsets:
+            words.append("which cards pass its card tests" if len(self.subsets) > 1 else "which cards pass its card test")
+        if not words:
+            return "nothing of the cards"
+        return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
     def __or__(self, other: Needs) -> Needs:
         return Needs(self.places | other.places, self.subsets | other.subsets, self.attributes | other.attributes,
                      self.tableau or other.tableau, self.singles | other.singles, self.cards or other.cards,

@@ -12,6 +12,7 @@ import pytest
 from analyzer import cardcount, closedforms
 from analyzer.analysis import enumerated
 from analyzer.batch import FEW_SHOES, evaluate_many
+from analyzer.bets import walked_counts
 from analyzer.cards import Shoe
 from analyzer.knowledge import NOTHING
 from analyzer.rulefile import get_rules, parse_rules
@@ -374,3 +375,83 @@ def test_a_not_inside_all_is_no_hand_set_and_counts_as_the_enumeration():
     assert closedforms.hand_set_lines(bet.conditions, rules.tableau) is None
     spades = Shoe.from_ranks([1] * 13)  # thirteen spades: the Player's hand is never red, the Banker's always black
     assert [r.ev for r in evaluate_many(rules, [spades] * FEW_SHOES).results(0)] == [3] == [r.ev for r in enumerated(rules, spades)]
+
+
+SUITED_HANDS = rules_of(  # issue 37's bet as a new user wrote it, and more shapes of suits and colours of whole hands
+    '[[bets]]\nid = "suited"\nlines = [\n'
+    '{ label = "both hands suited", when = { player_hand = { same_suit = true }, banker_hand = { same_suit = true } }, pays = 25 },\n'
+    '{ label = "Player one colour", when = { player_hand = { same_colour = true } }, pays = 1 },\n]\n'
+    '[[bets]]\nid = "four"\nlines = [\n'
+    '{ label = "first four of one suit, Player third red", when = { first_four = { same_suit = true }, player_3 = { colour = "red" } }, pays = 500 },\n'
+    '{ label = "first four red, Banker wins", when = { first_four = { every = { colour = "red" } }, winner = "banker" }, pays = 40 },\n'
+    '{ label = "Player suited or Banker all black, no tie", when = { any = [{ player_suited = true }, '
+    '{ banker_hand = { every = { colour = "black" } } }], not = { winner = "tie" } }, pays = 2 },\n'
+    '{ label = "not every card one colour, six cards", when = { not = { all_cards = { same_colour = true } }, total_cards = 6 }, pays = 1 },\n]\n')
+
+
+def suited_hands_lines(coup) -> tuple:
+    """The two bets' lines for a coup of real cards, written apart from the library's code:
+    the first line of each bet that holds, or None."""
+    player, banker = coup["player_hand"], coup["banker_hand"]
+    suits = lambda cards: {c[1] for c in cards}  # noqa: E731
+    red = lambda cards: suits(cards) <= set("hd")  # noqa: E731
+    black = lambda cards: suits(cards) <= set("sc")  # noqa: E731
+    first = (0 if len(suits(player)) == 1 and len(suits(banker)) == 1 else 1 if red(player) or black(player) else None)
+    four = [player[0], banker[0], player[1], banker[1]]
+    every = player + banker
+    tests = [len(suits(four)) == 1 and len(player) == 3 and red(player[2:]),
+             red(four) and coup["winner"] == -1,
+             (player[0][1] == player[1][1] or black(banker)) and coup["winner"] != 0,
+             not (red(every) or black(every)) and coup["cards"] == 6]
+    return first, next((i for i, holds in enumerate(tests) if holds), None)
+
+
+def test_suits_and_colours_of_whole_hands_equal_brute_force_and_the_enumeration():
+    # shoes of 9 real cards, suits uneven: every ordered 6-card deal; and the enumeration at the
+    # bets' card detail (engine.enumerate_cards), the other exact route, on the same shoes
+    rng = random.Random(21)
+    suited, four = SUITED_HANDS.bet("suited"), SUITED_HANDS.bet("four")
+    for bet in (suited, four):
+        assert not cardcount.fits(bet.needs, SUITED_HANDS.tableau)
+        assert isinstance(closedforms.one_form(bet.conditions, SUITED_HANDS.tableau), closedforms.SuitSets)
+    for ranks in ("AAA5559KK", "T2J3Q4K6T", None, None):
+        cards = [(ranks[i] if ranks else rng.choice(RANKS)) + rng.choice("sshhdc") for i in range(9)]
+        counts = np.zeros((13, 4), np.int64)
+        for card in cards:
+            counts[RANKS.index(card[0]), SUITS.index(card[1])] += 1
+        expected = [[0, 0], [0, 0, 0, 0]]
+        for seq in permutations(cards, 6):
+            for b, line in enumerate(suited_hands_lines(deal(seq))):
+                if line is not None:
+                    expected[b][line] += 1
+        shoe = Shoe(tuple(map(tuple, counts.tolist())))
+        for bet, wanted in zip((suited, four), expected):
+            form = closedforms.one_form(bet.conditions, SUITED_HANDS.tableau)
+            assert form.counts(counts.ravel().tolist()) == wanted, (bet.id, cards)
+            assert walked_counts(bet.conditions, bet.needs, shoe, SUITED_HANDS.tableau) == wanted, (bet.id, cards)
+
+
+def test_the_suited_hands_bet_on_8_decks_equals_its_parts_compiled():
+    # refused before (40 classes through the draws, too many ways to compile): on 8 decks, by the
+    # suits' symmetry, both hands suited = 12 x (Player all spades, Banker all hearts: two sets)
+    # + 4 x (every card a spade), and both suited lies within the Player's one colour (compiled)
+    eight = Shoe.decks(8)
+    suited = [r.sequences for r in enumerated(SUITED_HANDS.only(["suited"]), eight)][0]
+    parts = rules_of('[[bets]]\nid = "a"\nlines = [{ when = { all_cards = { every = { suit = "spades" } } }, pays = 1 }]\n'
+                     '[[bets]]\nid = "b"\nlines = [{ when = { player_hand = { every = { suit = "spades" } }, '
+                     'banker_hand = { every = { suit = "hearts" } } }, pays = 1 }]\n'
+                     '[[bets]]\nid = "c"\nlines = [{ when = { player_hand = { same_colour = true } }, pays = 1 }]\n')
+    every_spade, two_sets, one_colour = (r.sequences[0] for r in enumerated(parts, eight))
+    assert suited[0] == 12 * two_sets + 4 * every_spade
+    assert suited[0] + suited[1] == one_colour
+    batch = evaluate_many(SUITED_HANDS, [eight.remove("Ah", "Ks", "2d")] * 2 + [eight])  # a batch takes the same form
+    assert [r.sequences for r in batch.results(2)] == [r.sequences for r in enumerated(SUITED_HANDS, eight)]
+
+
+def test_suit_tests_beside_other_card_tests_or_crossing_suit_sets_are_not_of_the_shape():
+    for when in ('{ player_hand = { same_suit = true }, player_1 = { rank = "K" } }',  # a rank read too
+                 '{ player_1 = { colour = "red" }, player_2 = { suit = ["hearts", "spades"] } }',  # suit sets crossing
+                 '{ player_hand = { count = 2, of = { suit = "hearts" } } }',  # a count of suits
+                 '{ winner = "tie" }'):  # no suit read: a value line
+        bet = rules_of(f'[[bets]]\nid = "b"\nlines = [{{ label = "x", when = {when}, pays = 5 }}]\n').bets[0]
+        assert closedforms.suit_set_lines(bet.conditions) is None, when
