@@ -525,9 +525,10 @@ def card_polynomials(plan: RulePlan) -> list:
     if found is None:
         rules = plan.rules
         prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau, many=True)
-        found = [cardcount.compiled(f"bet {bet.id!r}", bet.conditions, bet.needs, rules.tableau, many=True)
-                 if cardcount.fits(bet.needs, rules.tableau) else too_detailed(bet, rules.tableau)
-                 for bet in (rules.bets[b] for b, _ in plan.card_bets)]
+        found = closedforms.shared_sequences(
+            [cardcount.compiled(f"bet {bet.id!r}", bet.conditions, bet.needs, rules.tableau, many=True)
+             if cardcount.fits(bet.needs, rules.tableau) else too_detailed(bet, rules.tableau)
+             for bet in (rules.bets[b] for b, _ in plan.card_bets)])
         plan.__dict__["_card_polynomials"] = found  # one list, put whole: safe between threads
     return found
 

@@ -806,11 +806,16 @@ def with_card(rows: np.ndarray, k: int) -> np.ndarray:
     return np.vstack([np.repeat(rows, k, 1), np.tile(np.arange(k), rows.shape[1])])
 
 
+@dataclass(frozen=True, eq=False)
 class ClassSequences(ClosedForm):
-    """Lines of sequence_classes, counted as above."""
+    """Lines of sequence_classes, counted as above: ``parts`` the units whose terms are dealt (and
+    kept) apart, all of one classes, their groups one after another in ``groups`` (by default one
+    unit, ``groups`` itself); see shared_sequences."""
+
+    parts: tuple = ()
 
     def evaluate(self, n: np.ndarray, dtype) -> np.ndarray:
-        plan = sequence_plan(self.groups, self.tableau)
+        plan = sequence_plan(self.parts or (self.groups,), self.tableau)
         s = np.asarray(n) @ plan.onehot  # [shoe, class]
         if dtype is not object and len(n) and int(s.sum(1).max()) <= FLOAT_CARDS:
             dtype = np.float64
@@ -852,10 +857,10 @@ class SequencePlan:
 
 
 @lru_cache(maxsize=64)
-def sequence_plan(groups: tuple, tableau) -> SequencePlan:
-    classes = np.array(sequence_classes(groups, tableau))
+def sequence_plan(parts: tuple, tableau) -> SequencePlan:
+    classes = np.array(sequence_classes(parts[0], tableau))
     k = int(classes.max()) + 1
-    c = sequence_terms(groups, tableau)
+    c = np.hstack([sequence_terms(groups, tableau) for groups in parts])
     multisets = np.array(monomial_plan(DEGREE, k)[1], np.int64)  # sorted: a class's copies are side by side
     first = np.ones(multisets.shape, bool)
     first[:, 1:] = multisets[:, 1:] != multisets[:, :-1]
@@ -866,6 +871,30 @@ def sequence_plan(groups: tuple, tableau) -> SequencePlan:
         blocks.append((factor, start, end, np.ascontiguousarray(c[row:row + end - start].T)))
         row += end - start
     return SequencePlan((classes[:, None] == np.arange(k)).astype(np.int64), c, rows, tuple(blocks))
+
+
+def shared_sequences(found: list) -> list:
+    """``found`` ((form, first column, columns) or None per bet, as cardcount.compiled gives them)
+    with the ClassSequences of one classes made one: their monomials, the most of their cost, are
+    then built once a shoe (Monkey 6 and Monkey 6 Tie read the draws and the face cards alike)."""
+    alike = {}
+    for entry in found:
+        if entry is not None and type(entry[0]) is ClassSequences:
+            form = entry[0]
+            key = (sequence_classes(form.parts[0] if form.parts else form.groups, form.tableau), form.tableau)
+            alike.setdefault(key, {}).setdefault(id(form), form)
+    moved = {}
+    for forms in alike.values():
+        if len(forms) > 1:
+            forms = list(forms.values())
+            shared = ClassSequences(tuple(g for form in forms for g in form.groups), forms[0].tableau,
+                                    tuple(part for form in forms for part in (form.parts or (form.groups,))))
+            offset = 0
+            for form in forms:
+                moved[id(form)] = (shared, offset)
+                offset += form.lines
+    return [entry if entry is None or id(entry[0]) not in moved else
+            (moved[id(entry[0])][0], moved[id(entry[0])][1] + entry[1], entry[2]) for entry in found]
 
 
 # Suits and colours of whole hands

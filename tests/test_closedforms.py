@@ -11,7 +11,7 @@ import pytest
 
 from analyzer import cardcount, closedforms
 from analyzer.analysis import enumerated
-from analyzer.batch import FEW_SHOES, evaluate_many
+from analyzer.batch import FEW_SHOES, card_polynomials, evaluate_many, plan_of
 from analyzer.bets import walked_counts
 from analyzer.cards import Shoe
 from analyzer.knowledge import NOTHING
@@ -329,7 +329,10 @@ def test_a_batch_of_the_catalogue_takes_the_closed_forms_and_equals_the_enumerat
     assert isinstance(cardcount.compiled("m", monkey.conditions, monkey.needs, CATALOG.tableau, many=True)[0],
                       closedforms.ClassSequences)
     rules = CATALOG.only(["jackpot_baccarat", "contrast_bonus_1", "contrast_bonus_3", "banker", "lucky_match", "monkey_6",
-                          "grand_monkey", "tie_max_high"])
+                          "grand_monkey", "tie_max_high", "monkey_6_tie"])
+    plan = plan_of(rules)  # Monkey 6 and Monkey 6 Tie read alike: one form, their monomials built once
+    found = {rules.bets[b].id: entry for (b, _), entry in zip(plan.card_bets, card_polynomials(plan))}
+    assert found["monkey_6"][0] is found["monkey_6_tie"][0] and isinstance(found["monkey_6"][0], closedforms.ClassSequences)
     rng = random.Random(5)
     shoes = [Shoe.decks(8).remove(*rng.choices([r + s for r in RANKS for s in SUITS], k=rng.randint(0, 200)))
              for _ in range(FEW_SHOES)]
