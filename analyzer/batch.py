@@ -41,7 +41,6 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from . import cardcount, closedforms, plancache
-from .closedforms import falling_monomials, monomial_plan
 from .bets import BetResult, RuleSet, card_line_counts, prepare, result_of, settled_cells
 from .series import nets_by_count
 from .cards import KINDS, RANKS, BaccaratError, Shoe
@@ -111,6 +110,53 @@ def multisets(k: int = DEGREE) -> list[tuple[int, ...]]:
     (5005, [(0, 0), (0, 1), (1, 1), (0, 2)])
     """
     return monomial_plan(k)[1]
+
+
+@lru_cache(maxsize=DEGREE + 1)
+def monomial_plan(k: int = DEGREE):
+    """How to build the falling monomials of degree 1..k, and the multisets of degree k.
+
+    A multiset of degree d is one of degree d-1 with a value x added that is at least its largest;
+    its monomial is the parent's times (v_x - c), c the copies of x already in the parent. With
+    each level ordered by (largest value, its copies), the parents for a given (x, c) are one
+    contiguous block of rows, so a level is a few dozen slice-times-row products: returns, per
+    level, [(factor row x*7 + c, first parent row, end parent row)]."""
+    level, top = np.zeros((1, 0), np.int64), np.array([-1])  # top: x * 7 + copies of the largest x
+    steps = []
+    for _ in range(k):
+        blocks, parts, tops = [], [], []
+        for x in range(10):
+            for c in range(DEGREE):
+                start, end = (0, np.searchsorted(top, x * 7)) if c == 0 else np.searchsorted(top, [x * 7 + c, x * 7 + c + 1])
+                if end > start:
+                    blocks.append((x * 7 + c, int(start), int(end)))
+                    parts.append(np.column_stack([level[start:end], np.full(end - start, x)]))
+                    tops.append(np.full(end - start, x * 7 + c + 1))
+        level, top = np.concatenate(parts), np.concatenate(tops)
+        steps.append(blocks)
+    return steps, [tuple(m) for m in level.tolist()]
+
+
+def falling_monomials(v: np.ndarray, dtype=np.float64, levels: int = DEGREE, with_factors: bool = False):
+    """F[mu, b] for the value counts v[b, 0..9] of each shoe b: exact (see the module notes).
+    ``levels`` below 6 stops at that degree; ``with_factors`` also returns the factor rows
+    v_x - c (row x * 7 + c).
+
+    >>> F = falling_monomials(np.array([[128] + [32] * 9]), np.int64)
+    >>> int(F[0, 0]) == 128 * 127 * 126 * 125 * 124 * 123, int(F[-1, 0]) == 32 * 31 * 30 * 29 * 28 * 27
+    (True, True)
+    """
+    v = np.asarray(v).T.astype(dtype)  # [x, b]
+    factors = (v[:, None, :] - np.arange(7, dtype=dtype)[None, :, None]).reshape(70, -1)
+    monomials = np.ones((1, v.shape[1]), dtype)
+    for blocks in monomial_plan()[0][:levels]:
+        new = np.empty((sum(end - start for _, start, end in blocks), v.shape[1]), dtype)
+        row = 0
+        for factor, start, end in blocks:
+            np.multiply(monomials[start:end], factors[factor], out=new[row:row + end - start])
+            row += end - start
+        monomials = new
+    return (monomials, factors) if with_factors else monomials
 
 
 @lru_cache(maxsize=8)
@@ -525,10 +571,9 @@ def card_polynomials(plan: RulePlan) -> list:
     if found is None:
         rules = plan.rules
         prepare([rules.bets[b] for b, _ in plan.card_bets], rules.tableau, many=True)
-        found = closedforms.shared_sequences(
-            [cardcount.compiled(f"bet {bet.id!r}", bet.conditions, bet.needs, rules.tableau, many=True)
-             if cardcount.fits(bet.needs, rules.tableau) else too_detailed(bet, rules.tableau)
-             for bet in (rules.bets[b] for b, _ in plan.card_bets)])
+        found = [cardcount.compiled(f"bet {bet.id!r}", bet.conditions, bet.needs, rules.tableau, many=True)
+                 if cardcount.fits(bet.needs, rules.tableau) else too_detailed(bet, rules.tableau)
+                 for bet in (rules.bets[b] for b, _ in plan.card_bets)]
         plan.__dict__["_card_polynomials"] = found  # one list, put whole: safe between threads
     return found
 

@@ -1,12 +1,11 @@
 """Closed forms in the 52 card counts for card-level lines whose compiled polynomials are large:
 each shoe costs a few hundred array operations over all the shoes at once, not one product per
-term (Jackpot Baccarat's poker hands of the first four cards take 81,279 terms compiled). Four
+term (Jackpot Baccarat's poker hands of the first four cards take 81,279 terms compiled). Three
 shapes: the poker hand of the first four cards, the hands drawn from two disjoint sets of cards,
-how the ranks of every card dealt repeat (Lucky Match: 11,348 terms compiled; here 4,364
+and how the ranks of every card dealt repeat (Lucky Match: 11,348 terms compiled; here 4,364
 products of falling powers in the rank counts, weighted by the value orders that deal 4, 5 or 6
-cards), and lines that read the draws and a few classes of cards within the point values (Monkey
-6, the tie by the highest card: falling monomials in the class counts, as the value lines'),
-each explained where it is written.
+cards), each explained where it is written. A fourth, the suits and colours of whole hands,
+counts shoe by shoe the bets that are too detailed to compile.
 
 Poker hands of the first four cards
 -----------------------------------
@@ -56,7 +55,8 @@ import numpy as np
 from .cards import SUIT_COLOUR
 from .cardtests import MINI_ROYAL, CardIs, GroupEvery, GroupPoker, GroupSame
 from .conditions import AllOf, AnyOf, Is, Not, settled_masks
-from .layout import GROUPS, HEAD, KIND_VALUE, NONE, PLACES, Detail, coup_fields, draws, representatives, union, value_fields
+from .engine import falling
+from .layout import GROUPS, HEAD, KIND_VALUE, NONE, PLACES, draws, value_fields
 
 FAST_CARDS = 1290  # N^6 < 2^62: int64 is exact
 DEGREE = 6  # cards on the counting basis: a coup's at most six, the others padded with any cards left
@@ -620,281 +620,9 @@ class RankPattern(ClosedForm):
         return out
 
 
-@lru_cache(maxsize=32)
-def monomial_plan(k: int = DEGREE, classes: int = 10):
-    """How to build the falling monomials of degree 1..k in the counts of ``classes`` classes of
-    cards (point values, say), and the multisets of degree k.
-
-    A multiset of degree d is one of degree d-1 with a class x added that is at least its largest;
-    its monomial is the parent's times (v_x - c), c the copies of x already in the parent. With
-    each level ordered by (largest class, its copies), the parents for a given (x, c) are one
-    contiguous block of rows, so a level is a few dozen slice-times-row products: returns, per
-    level, [(factor row x*7 + c, first parent row, end parent row)].
-
-    >>> [len(monomial_plan(6, k)[1]) for k in (10, 11)]  # C(15, 6), C(16, 6)
-    [5005, 8008]
-    """
-    level, top = np.zeros((1, 0), np.int64), np.array([-1])  # top: x * 7 + copies of the largest x
-    steps = []
-    for _ in range(k):
-        blocks, parts, tops = [], [], []
-        for x in range(classes):
-            for c in range(DEGREE):
-                start, end = (0, np.searchsorted(top, x * 7)) if c == 0 else np.searchsorted(top, [x * 7 + c, x * 7 + c + 1])
-                if end > start:
-                    blocks.append((x * 7 + c, int(start), int(end)))
-                    parts.append(np.column_stack([level[start:end], np.full(end - start, x)]))
-                    tops.append(np.full(end - start, x * 7 + c + 1))
-        level, top = np.concatenate(parts), np.concatenate(tops)
-        steps.append(blocks)
-    return steps, [tuple(m) for m in level.tolist()]
-
-
-def falling_monomials(v: np.ndarray, dtype=np.float64, levels: int = DEGREE, with_factors: bool = False):
-    """F[mu, b] for the class counts v[b, x] of each shoe b (x = 0..9: point values, or any
-    classes): each a count of ordered draws, exact in ``dtype`` while N(N-1)...(N-5) is (float64:
-    2**53, int64: 2**63). ``levels`` below 6 stops at that degree; ``with_factors`` also returns
-    the factor rows v_x - c (row x * 7 + c).
-
-    >>> F = falling_monomials(np.array([[128] + [32] * 9]), np.int64)
-    >>> int(F[0, 0]) == 128 * 127 * 126 * 125 * 124 * 123, int(F[-1, 0]) == 32 * 31 * 30 * 29 * 28 * 27
-    (True, True)
-    """
-    v = np.asarray(v).T.astype(dtype)  # [x, b]
-    factors = (v[:, None, :] - np.arange(7, dtype=dtype)[None, :, None]).reshape(7 * len(v), -1)
-    monomials = np.ones((1, v.shape[1]), dtype)
-    for blocks in monomial_plan(DEGREE, len(v))[0][:levels]:
-        new = np.empty((sum(end - start for _, start, end in blocks), v.shape[1]), dtype)
-        row = 0
-        for factor, start, end in blocks:
-            np.multiply(monomials[start:end], factors[factor], out=new[row:row + end - start])
-            row += end - start
-        monomials = new
-    return (monomials, factors) if with_factors else monomials
-
-
-# Class sequences
-# ---------------
-# Lines that read the draws and a few classes of cards, each class within one point value (the
-# highest card's value; a face card among the zeros: Monkey 6, Grand Monkey, the tie by the
-# highest card). Deal the six positions of the counting basis (the coup's cards in dealing order,
-# then any cards left) as classes: each ordered sequence of classes x_1..x_6 is dealt by
-#     prod_x S_x (S_x - 1) ... (S_x - mu_x + 1) = F[mu](S)
-# ordered card sequences (S_x: cards of class x; mu: how often each class is in the sequence),
-# and it settles the same line whatever the cards (the classes hold the values the draws read, and
-# every test the lines make gives each class's cards one answer: layout.Detail), so a line counts
-#     sum over multisets mu of six classes of c[mu] F[mu](S),
-# c[mu] the orders of mu that settle the line: found once by dealing all K^6 class sequences.
-# Over 10 classes that is the value lines' basis (5,005 monomials); 11 take 8,008. Exact: every
-# term is >= 0 and each partial sum at most N(N-1)...(N-5): float64 while N <= FLOAT_CARDS,
-# int64 to FAST_CARDS, Python integers beyond.
-
-SEQUENCE_CLASSES = 11  # at most: 8,008 monomials, 1.8 million class sequences dealt once
-SEQUENCE_CELLS = 1 << 18  # monomials x shoes held at once (2 MB arrays)
-
-
-@lru_cache(maxsize=64)
-def sequence_classes(groups: tuple, tableau) -> tuple | None:
-    """The classes (a class number per kind) that the lines of ``groups`` read, split by point
-    value, where the lines read the draws (a coup's third cards; lines of the first cards alone
-    compile to a few terms) and need at most SEQUENCE_CLASSES classes; else None."""
-    needs = union(condition.needs() for conditions in groups for condition in conditions)
-    if not needs.draws:
-        return None
-    classes = Detail.of(needs).split(True, ())
-    return classes if max(classes) < SEQUENCE_CLASSES else None
-
-
-@lru_cache(maxsize=64)
-def sequence_terms(groups: tuple, tableau) -> np.ndarray:
-    """c[mu, line] (int64) of the lines of ``groups``, one after another, over the monomials of
-    monomial_plan(6, K) for the K classes of sequence_classes: read from the cache on disk where an
-    earlier process kept them (plancache.py), else dealt (a second at most) and kept there."""
-    from . import plancache
-
-    classes = sequence_classes(groups, tableau)
-    lines = sum(map(len, groups))
-    monomials = len(monomial_plan(DEGREE, max(classes) + 1)[1])
-
-    def read(arrays):
-        c = arrays["c"]
-        if c.shape != (monomials, lines) or c.dtype != np.int64 or (c < 0).any() or (c.sum(1) > factorial(DEGREE)).any():
-            raise ValueError("class sequence terms that do not fit these lines")
-        return c
-
-    made = plancache.read_or_made(plancache.key("sequences", groups, tableau), lambda arrays: Terms(read(arrays)),
-                                  lambda: Terms(dealt_sequences(groups, tableau, classes)))
-    return made.c
-
-
-@dataclass(frozen=True, eq=False)
-class Terms:
-    """One array under the name plancache keeps it by."""
-
-    c: np.ndarray
-
-    def arrays(self) -> dict:
-        return {"c": self.c}
-
-
-def dealt_sequences(groups: tuple, tableau, classes: tuple) -> np.ndarray:
-    """c[mu, line]: every sequence of classes the tableau deals (4, 5 or 6 positions), its places
-    read by the lines' own tests (on a card of each class), counted by the multiset of the d
-    classes dealt, then each multiset completed by every class at the 6 - d positions it leaves
-    free (completions). Where no line reads a hand's first or second card alone (Detail.symmetry),
-    each hand's two cards are dealt as a multiset and counted in its orders (1 or 2): a third of
-    the sequences."""
-    k = max(classes) + 1
-    kind = representatives(classes).astype(np.int16)  # a card of each class
-    value = KIND_VALUE[kind]
-    out = np.zeros((len(monomial_plan(DEGREE, k)[1]), sum(map(len, groups))), np.int64)
-
-    def count(seq, orders, third_p, third_b):  # seq [position, sequence]: the dealt positions
-        fields = coup_fields(np.column_stack([kind[seq[0]], kind[seq[1]], kind[seq[2]], kind[seq[3]], third_p, third_b]))
-        codes, order, completed = completions(len(seq), k)
-        column = order[np.searchsorted(codes, (7 ** np.arange(k, dtype=np.int64))[seq].sum(0), sorter=order)]
-        line = 0
-        for conditions in groups:
-            for mask in settled_masks(conditions, fields):
-                held = np.broadcast_to(mask, column.shape)
-                dealt = np.bincount(column[held], orders[held], len(codes))
-                out[:, line] += np.rint(np.bincount(completed.ravel(), np.repeat(dealt, completed.shape[1]), len(out))).astype(np.int64)
-                line += 1
-
-    if Detail.of(union(c.needs() for conditions in groups for c in conditions)).symmetry:  # a hand's two cards exchangeable
-        low, high = np.triu_indices(k)
-        player, banker = np.meshgrid(np.arange(len(low)), np.arange(len(low)), indexing="ij")
-        player, banker = player.ravel(), banker.ravel()
-        heads = np.vstack([low[player], low[banker], high[player], high[banker]])
-        orders = np.where(low == high, 1.0, 2.0)[player] * np.where(low == high, 1.0, 2.0)[banker]
-    else:
-        heads, orders = np.indices((k,) * 4).reshape(4, -1), np.ones(k ** 4)
-    v = value[heads]
-    pt, bt = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
-    player, banker = draws(tableau, pt, bt, np.zeros_like(pt))
-    none = lambda rows: np.full(rows.shape[1], NONE, np.int16)  # noqa: E731
-    stood = ~player & ~banker
-    count(heads[:, stood], orders[stood], none(heads[:, stood]), none(heads[:, stood]))
-    alone = with_card(heads[:, ~player & banker], k)  # the Banker draws alone: the fifth card is his
-    count(alone, np.repeat(orders[~player & banker], k), none(alone), kind[alone[4]])
-    drew, drew_orders = with_card(heads[:, player], k), np.repeat(orders[player], k)
-    v = value[drew]
-    _, banker = draws(tableau, (v[0] + v[2]) % 10, (v[1] + v[3]) % 10, v[4])
-    count(drew[:, ~banker], drew_orders[~banker], kind[drew[4, ~banker]], none(drew[:, ~banker]))
-    both = with_card(drew[:, banker], k)
-    count(both, np.repeat(drew_orders[banker], k), kind[both[4]], kind[both[5]])
-    return out
-
-
-@lru_cache(maxsize=8)
-def completions(d: int, k: int) -> tuple:
-    """(codes, their order, completed) of the multisets of d of k classes: each a code (its class
-    counts in base 7: sorted by ``order``) and completed [multiset, sequence of 6 - d classes],
-    the degree-6 monomial (monomial_plan) it makes with each sequence of the free positions."""
-    digit = 7 ** np.arange(k, dtype=np.int64)
-    sixes = digit[np.array(monomial_plan(DEGREE, k)[1], np.int64)].sum(1)
-    six_order = np.argsort(sixes)
-    codes = digit[np.array(monomial_plan(d, k)[1], np.int64).reshape(-1, d)].sum(1)
-    free = DEGREE - d
-    tails = digit[np.indices((k,) * free).reshape(free, -1)].sum(0) if free else np.zeros(1, np.int64)
-    completed = six_order[np.searchsorted(sixes, codes[:, None] + tails[None, :], sorter=six_order)]
-    return codes, np.argsort(codes), completed
-
-
 def with_card(rows: np.ndarray, k: int) -> np.ndarray:
     """Each sequence of ``rows`` [position, sequence] followed by each of k classes."""
     return np.vstack([np.repeat(rows, k, 1), np.tile(np.arange(k), rows.shape[1])])
-
-
-@dataclass(frozen=True, eq=False)
-class ClassSequences(ClosedForm):
-    """Lines of sequence_classes, counted as above: ``parts`` the units whose terms are dealt (and
-    kept) apart, all of one classes, their groups one after another in ``groups`` (by default one
-    unit, ``groups`` itself); see shared_sequences."""
-
-    parts: tuple = ()
-
-    def evaluate(self, n: np.ndarray, dtype) -> np.ndarray:
-        plan = sequence_plan(self.parts or (self.groups,), self.tableau)
-        s = np.asarray(n) @ plan.onehot  # [shoe, class]
-        if dtype is not object and len(n) and int(s.sum(1).max()) <= FLOAT_CARDS:
-            dtype = np.float64
-        out = np.empty((len(n), plan.c.shape[1]), np.int64 if dtype is np.float64 else dtype)
-        if len(n) <= FEW_SEQUENCE_SHOES:  # each monomial as the product of its six factors: a few gathers
-            factors = (s.T.astype(dtype)[:, None, :] - np.arange(7, dtype=dtype)[None, :, None]).reshape(-1, len(n))
-            monomials = np.prod(factors[plan.rows], axis=0)  # [monomial, shoe]
-            counts = plan.c.T.astype(dtype) @ monomials
-            out[:] = np.rint(counts.T) if dtype is np.float64 else counts.T
-            return out
-        step = max(1, SEQUENCE_CELLS // len(monomial_plan(DEGREE - 1, plan.onehot.shape[1])[1]))
-        for start in range(0, len(n), step):
-            parents, factors = falling_monomials(s[start:start + step], dtype, DEGREE - 1, with_factors=True)
-            counts = np.zeros((plan.c.shape[1], parents.shape[1]), dtype)
-            for factor, begin, end, columns in plan.blocks:
-                counts += (columns.astype(dtype) @ parents[begin:end]) * factors[factor]
-            out[start:start + step] = np.rint(counts.T) if dtype is np.float64 else counts.T
-        return out
-
-
-FEW_SEQUENCE_SHOES = 8  # up to here, the monomials are built whole, each by gathering its factors
-
-
-@dataclass(frozen=True, eq=False)
-class SequencePlan:
-    """How ClassSequences evaluates: ``onehot`` [kind, class]; ``c`` [monomial, line]; ``rows``
-    [6, monomial] the factor rows x * 7 + j of each monomial's factors S_x - j (the copies of a
-    class in increasing j, so a zero factor comes before any negative one); ``blocks`` the degree-6
-    monomials by their last factor: c @ F6 is the sum over the blocks (x, j) of (the block's
-    columns of c @ their degree-5 parents) times S_x - j, so that for many shoes the degree-6
-    monomials are never built (exact as above: each block's product is a sum of terms >= 0, and
-    times its factor part of the line's count). A block: (factor row, first parent, end parent,
-    columns [line, monomial])."""
-
-    onehot: np.ndarray
-    c: np.ndarray
-    rows: np.ndarray
-    blocks: tuple
-
-
-@lru_cache(maxsize=64)
-def sequence_plan(parts: tuple, tableau) -> SequencePlan:
-    classes = np.array(sequence_classes(parts[0], tableau))
-    k = int(classes.max()) + 1
-    c = np.hstack([sequence_terms(groups, tableau) for groups in parts])
-    multisets = np.array(monomial_plan(DEGREE, k)[1], np.int64)  # sorted: a class's copies are side by side
-    first = np.ones(multisets.shape, bool)
-    first[:, 1:] = multisets[:, 1:] != multisets[:, :-1]
-    copies = np.arange(DEGREE) - np.maximum.accumulate(np.where(first, np.arange(DEGREE), 0), axis=1)
-    rows = np.ascontiguousarray((multisets * 7 + copies).T)
-    blocks, row = [], 0
-    for factor, start, end in monomial_plan(DEGREE, k)[0][DEGREE - 1]:
-        blocks.append((factor, start, end, np.ascontiguousarray(c[row:row + end - start].T)))
-        row += end - start
-    return SequencePlan((classes[:, None] == np.arange(k)).astype(np.int64), c, rows, tuple(blocks))
-
-
-def shared_sequences(found: list) -> list:
-    """``found`` ((form, first column, columns) or None per bet, as cardcount.compiled gives them)
-    with the ClassSequences of one classes made one: their monomials, the most of their cost, are
-    then built once a shoe (Monkey 6 and Monkey 6 Tie read the draws and the face cards alike)."""
-    alike = {}
-    for entry in found:
-        if entry is not None and type(entry[0]) is ClassSequences:
-            form = entry[0]
-            key = (sequence_classes(form.parts[0] if form.parts else form.groups, form.tableau), form.tableau)
-            alike.setdefault(key, {}).setdefault(id(form), form)
-    moved = {}
-    for forms in alike.values():
-        if len(forms) > 1:
-            forms = list(forms.values())
-            shared = ClassSequences(tuple(g for form in forms for g in form.groups), forms[0].tableau,
-                                    tuple(part for form in forms for part in (form.parts or (form.groups,))))
-            offset = 0
-            for form in forms:
-                moved[id(form)] = (shared, offset)
-                offset += form.lines
-    return [entry if entry is None or id(entry[0]) not in moved else
-            (moved[id(entry[0])][0], moved[id(entry[0])][1] + entry[1], entry[2]) for entry in found]
 
 
 # Suits and colours of whole hands
@@ -1121,13 +849,6 @@ def equal_values(tableau) -> dict:
             for p in range(len(PLACES)) for q in range(p + 1, len(PLACES))}
 
 
-def falling(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
 def closed_form(groups: tuple, tableau) -> ClosedForm | None:
     """The closed form of these lines (each group a bet's lines), or None where one of them has none."""
     if all(map(first_four_poker, groups)):
@@ -1136,8 +857,6 @@ def closed_form(groups: tuple, tableau) -> ClosedForm | None:
         return RankPattern(groups, tableau)
     if all(hand_set_lines(conditions, tableau) is not None for conditions in groups):
         return HandSets(groups, tableau)
-    if sequence_classes(groups, tableau) is not None:
-        return ClassSequences(groups, tableau)
     return None
 
 

@@ -11,8 +11,8 @@ import pytest
 
 from analyzer import cardcount, closedforms
 from analyzer.analysis import enumerated
-from analyzer.batch import FEW_SHOES, card_polynomials, evaluate_many, plan_of
-from analyzer.bets import walked_counts
+from analyzer.batch import FEW_SHOES, evaluate_many
+from analyzer.bets import detail_counts, walked_counts
 from analyzer.cards import Shoe
 from analyzer.knowledge import NOTHING
 from analyzer.rulefile import get_rules, parse_rules
@@ -76,17 +76,12 @@ TOO_DETAILED = {  # suits compared at every card through the draws: no compilati
 }
 
 
-SEQUENCE_BETS = {  # lines reading the draws and at most 11 classes of cards, each within one value
-    "monkey 6 and grand monkey": (CATALOG, ("monkey_6", "grand_monkey")),
-    "monkey 6 tie": (CATALOG, ("monkey_6_tie",)),
-    "tie by the highest card": (CATALOG, ("tie_max_low", "tie_max_high")),
-    "a place read alone, another tableau": (rules_of(
-        'extends = "banker-stands-on-6"\n[[bets]]\nid = "s"\nlines = [\n'
-        '{ label = "a nine first, not second", when = { player_1 = { rank = "9" }, not = { player_2 = { rank = "9" } } }, pays = 7 },\n'
-        '{ label = "a face third, Banker wins", when = { winner = "banker", banker_3 = { face = true } }, pays = 20 },\n'
-        '{ label = "no card above 4, six cards", when = { total_cards = 6, all_cards = { max_value = { max = 4 } } }, pays = 90 },\n'
-        ']\n'), ("s",)),
-}
+PLACE_BET = rules_of(  # a place read alone and the draws, under another tableau
+    'extends = "banker-stands-on-6"\n[[bets]]\nid = "s"\nlines = [\n'
+    '{ label = "a nine first, not second", when = { player_1 = { rank = "9" }, not = { player_2 = { rank = "9" } } }, pays = 7 },\n'
+    '{ label = "a face third, Banker wins", when = { winner = "banker", banker_3 = { face = true } }, pays = 20 },\n'
+    '{ label = "no card above 4, six cards", when = { total_cards = 6, all_cards = { max_value = { max = 4 } } }, pays = 90 },\n'
+    ']\n')
 
 
 def the_bet(rules):
@@ -129,26 +124,9 @@ def test_hands_from_disjoint_sets_equal_the_compiled_polynomials(name):
         assert (form.many(np.array(rows)) == polynomials.many(np.array(rows))).all()
 
 
-@pytest.mark.parametrize("name", SEQUENCE_BETS)
-def test_class_sequences_equal_the_compiled_polynomials(name):
-    rules, ids = SEQUENCE_BETS[name]
-    bets = [rules.bet(i) for i in ids]
-    groups = tuple(bet.conditions for bet in bets)
-    assert closedforms.sequence_classes(groups, rules.tableau) is not None
-    form = closedforms.closed_form(groups, rules.tableau)
-    assert isinstance(form, closedforms.ClassSequences)
-    polynomials = [compiled(bet, rules) for bet in bets]
-    rng = random.Random(len(name))
-    shoes = [random_counts(rng, most) for most in (1, 3, 8, 32) for _ in range(6)] + [[9] * 52, [30] * 52, [500] * 52]
-    for n in shoes:  # one shoe: float64, int64 past 455 cards, Python integers past 1,290
-        assert form.counts(n) == [x for p in polynomials for x in p.counts(n)], n
-    for rows in ([n for n in shoes if sum(n) <= 455], [n for n in shoes if sum(n) <= 1290]):
-        expected = np.concatenate([p.many(np.array(rows)) for p in polynomials], 1)
-        assert (form.many(np.array(rows)) == expected).all()
-
-
-def test_class_sequences_equal_brute_force_over_real_cards():
-    # shoes of 9 real cards, faces and tens among them, suits uneven: every ordered 6-card deal
+def test_lines_of_faces_and_highest_values_through_the_draws_equal_brute_force_over_real_cards():
+    # shoes of 9 real cards, faces and tens among them, suits uneven: every ordered 6-card deal, by
+    # the library's own route for one shoe (the compiled polynomials)
     rng = random.Random(17)
     bets = [CATALOG.bet(i) for i in ("monkey_6", "monkey_6_tie", "grand_monkey", "tie_max_low", "tie_max_high")]
     for ranks in ("JQKKT5T92", "TJ3Q4K6T8", "9929QT4JA", None):
@@ -167,9 +145,10 @@ def test_class_sequences_equal_brute_force_over_real_cards():
             expected[2] += coup["cards"] == 6 and all(c[0] in "JQK" for c in hand)
             expected[3] += coup["winner"] == 0 and top <= 5
             expected[4] += coup["winner"] == 0 and top >= 6
-        found = [x for bet in bets for x in closedforms.ClassSequences((bet.conditions,), CATALOG.tableau).counts(counts)]
+        shoe = Shoe(tuple(tuple(counts[r * 4:r * 4 + 4]) for r in range(13)))
+        found = [x for bet in bets for x in detail_counts(bet.conditions, bet.needs, shoe, CATALOG.tableau)]
         assert found == expected, cards
-        rules, _ = SEQUENCE_BETS["a place read alone, another tableau"]
+        rules = PLACE_BET
         expected = [0, 0, 0]
         for seq in permutations(cards, 6):
             coup = deal(seq, banker_stands_on_6)
@@ -179,32 +158,8 @@ def test_class_sequences_equal_brute_force_over_real_cards():
                     2 if coup["cards"] == 6 and max(POINT_VALUES[c[0]] for c in player + banker) <= 4 else None)
             if line is not None:
                 expected[line] += 1
-        assert closedforms.ClassSequences((rules.bet("s").conditions,), rules.tableau).counts(counts) == expected, cards
-
-
-def test_lines_of_many_classes_or_no_draws_are_left_to_the_polynomials():
-    no_draws = CATALOG.bet("monkey")  # the first four cards' faces: a few terms compiled
-    colours = rules_of('[[bets]]\nid = "b"\nlines = [{ label = "x", when = { player_3 = { colour = "red" } }, pays = 5 }]\n').bets[0]
-    twelve = rules_of('[[bets]]\nid = "b"\nlines = [{ label = "x", when = { banker_3 = { rank = ["J", "Q"] }, '
-                      'player_3 = { rank = "K" } }, pays = 5 }]\n').bets[0]  # K, J-Q and T apart: 12 classes
-    for bet in (no_draws, colours, twelve):
-        assert closedforms.sequence_classes((bet.conditions,), CATALOG.tableau) is None, bet.lines[0].label
-
-
-def test_class_sequence_terms_that_do_not_fit_are_made_again(monkeypatch, tmp_path):
-    # a file under this name holding another bet's terms (forged, with a valid digest) is a miss
-    from analyzer import plancache
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkey, tie = (CATALOG.bet("monkey_6"),), (CATALOG.bet("tie_max_low"),)
-    for clear in (closedforms.sequence_terms, closedforms.sequence_plan):
-        clear.cache_clear()
-    plancache.store(plancache.key("sequences", (monkey[0].conditions,), CATALOG.tableau),
-                    {"c": closedforms.sequence_terms((tie[0].conditions,), CATALOG.tableau)})
-    n = [3] * 52
-    assert closedforms.ClassSequences((monkey[0].conditions,), CATALOG.tableau).counts(n) == compiled(monkey[0], CATALOG).counts(n)
-    for clear in (closedforms.sequence_terms, closedforms.sequence_plan):
-        clear.cache_clear()
+        bet = rules.bet("s")
+        assert detail_counts(bet.conditions, bet.needs, shoe, rules.tableau) == expected, cards
 
 
 def pattern_bet(rules):
@@ -325,14 +280,7 @@ def test_a_batch_of_the_catalogue_takes_the_closed_forms_and_equals_the_enumerat
     lucky = CATALOG.bet("lucky_match")
     assert isinstance(cardcount.compiled("l", lucky.conditions, lucky.needs, CATALOG.tableau, many=True)[0],
                       closedforms.RankPattern)
-    monkey = CATALOG.bet("monkey_6")
-    assert isinstance(cardcount.compiled("m", monkey.conditions, monkey.needs, CATALOG.tableau, many=True)[0],
-                      closedforms.ClassSequences)
-    rules = CATALOG.only(["jackpot_baccarat", "contrast_bonus_1", "contrast_bonus_3", "banker", "lucky_match", "monkey_6",
-                          "grand_monkey", "tie_max_high", "monkey_6_tie"])
-    plan = plan_of(rules)  # Monkey 6 and Monkey 6 Tie read alike: one form, their monomials built once
-    found = {rules.bets[b].id: entry for (b, _), entry in zip(plan.card_bets, card_polynomials(plan))}
-    assert found["monkey_6"][0] is found["monkey_6_tie"][0] and isinstance(found["monkey_6"][0], closedforms.ClassSequences)
+    rules = CATALOG.only(["jackpot_baccarat", "contrast_bonus_1", "contrast_bonus_3", "banker", "lucky_match"])
     rng = random.Random(5)
     shoes = [Shoe.decks(8).remove(*rng.choices([r + s for r in RANKS for s in SUITS], k=rng.randint(0, 200)))
              for _ in range(FEW_SHOES)]
