@@ -578,6 +578,27 @@ def card_polynomials(plan: RulePlan) -> list:
     return found
 
 
+SHOE_BY_SHOE_WORK = 4_000  # products of suit sets one evaluation may count (shoes x products): about 20 s on 8 decks
+
+
+def check_shoe_by_shoe(plan: RulePlan, shoes: int, per_shoe: int = 1, unit: str = "shoes") -> None:
+    """Refuse, before any work, to count more than SHOE_BY_SHOE_WORK products of suit sets: the
+    bets too detailed to compile that the suits and colours of whole hands count (closedforms.
+    SuitSets) cost each shoe a pass over the value sequences per product, about 5 ms on 8 decks.
+    ``shoes`` of ``unit`` are asked, each ``per_shoe`` shoes to evaluate (a simulated shoe's coups)."""
+    slow = [(plan.rules.bets[b].id, closedforms.suit_products(plan.rules.bets[b].conditions))
+            for (b, _), found in zip(plan.card_bets, card_polynomials(plan))
+            if found is not None and isinstance(found[0], closedforms.SuitSets)]
+    products = sum(p for _, p in slow)
+    if products * shoes * per_shoe > SHOE_BY_SHOE_WORK:
+        names = " and ".join(f"{name!r} ({p} products of suit sets a shoe)" for name, p in slow)
+        most = SHOE_BY_SHOE_WORK // (products * per_shoe)
+        seconds = products * shoes * per_shoe * 5 // 1000
+        raise BaccaratError(f"{'bet' if len(slow) == 1 else 'bets'} {names}: too detailed to compile, counted shoe by "
+                            f"shoe; {shoes:,} {unit} would take about {seconds:,} s on 8 decks: ask at most {most:,} "
+                            f"{unit}, or leave {'it' if len(slow) == 1 else 'them'} out")
+
+
 def too_detailed(bet, tableau) -> tuple | None:
     """(closed form, 0, its lines) for a bet too detailed to compile that has one, else None."""
     form = closedforms.one_form(bet.conditions, tableau)
@@ -757,6 +778,7 @@ def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
     ``progress(n)``, if given, is told of every n shoes done."""
     plan = plan_of(rules)
     n = shoe_counts(shoes)
+    check_shoe_by_shoe(plan, len(n))
     if not len(n):
         empty = np.zeros((0, plan.weights.shape[0]), np.int64)
         return Batch(plan, n.reshape(0, 13, 4), np.zeros(0, np.int64), empty, np.zeros((0, len(plan.scale)), np.int64))

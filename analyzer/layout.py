@@ -164,11 +164,23 @@ class Needs:
 
         >>> Needs(tableau=True, attributes=frozenset({"suit", "colour"})).words()
         'the point value (for the draws), the colour and the suit'
+        >>> hearts, kings = tuple(k % 4 == 1 for k in range(52)), tuple(k // 4 == 12 for k in range(52))
+        >>> Needs(subsets=frozenset({hearts, kings, (True,) + (False,) * 51})).words()
+        'the rank, the suit and which cards pass its card test'
         """
+        read = set(self.attributes - ({"value"} if self.tableau else set()))
+        other = 0
+        for member in self.subsets:  # a card test of whole suits reads the suit; of whole ranks, the rank
+            if all(member[k] == member[k % 4] for k in range(len(member))):
+                read.add("suit")
+            elif all(member[k] == member[k - k % 4] for k in range(len(member))):
+                read.add("rank")
+            else:
+                other += 1
         words = ["the point value (for the draws)"] if self.tableau else []
-        words += [f"the {a}" for a in sorted(self.attributes - ({"value"} if self.tableau else set()))]
-        if self.subsets:
-            words.append("which cards pass its card tests" if len(self.subsets) > 1 else "which cards pass its card test")
+        words += [f"the {a}" for a in sorted(read)]
+        if other:
+            words.append("which cards pass its card tests" if other > 1 else "which cards pass its card test")
         if not words:
             return "nothing of the cards"
         return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

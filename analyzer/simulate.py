@@ -45,7 +45,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from . import batch
-from .batch import compile_rules, evaluate_many, plan_of
+from .batch import check_shoe_by_shoe, compile_rules, evaluate_many, plan_of
 from .bets import RuleSet, evaluate, settled_masks
 from .cards import Shoe
 from .engine import cells, enumerate_coup
@@ -462,7 +462,8 @@ def simulate(rules: RuleSet, deal: Deal, shoes: int, seed: int, counter: Counter
     exception on the way) stops the workers before it goes on."""
     if shoes < 1:
         raise BaccaratError("{shoes} must be at least 1", names=("shoes",))
-    compile_rules(rules)  # refuse symbolic payouts before any work; forked workers inherit the polynomials
+    check_shoe_by_shoe(compile_rules(rules), shoes, deal.decks * 52 // 5, "shoes")  # refuse symbolic payouts and
+    # work past bounds before any (a shoe deals about one coup in five cards); forked workers inherit the polynomials
     if counter is not None:
         rules.bet(counter.bet_id)
     run = functools.partial(run_task, rules, deal, seed, counter)

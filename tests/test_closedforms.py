@@ -11,9 +11,10 @@ import pytest
 
 from analyzer import cardcount, closedforms
 from analyzer.analysis import enumerated
-from analyzer.batch import FEW_SHOES, evaluate_many
+from analyzer.batch import FEW_SHOES, SHOE_BY_SHOE_WORK, evaluate_many
 from analyzer.bets import detail_counts, walked_counts
 from analyzer.cards import Shoe
+from analyzer.errors import BaccaratError
 from analyzer.knowledge import NOTHING
 from analyzer.rulefile import get_rules, parse_rules
 
@@ -402,7 +403,44 @@ def test_the_suited_hands_bet_on_8_decks_equals_its_parts_compiled():
 def test_suit_tests_beside_other_card_tests_or_crossing_suit_sets_are_not_of_the_shape():
     for when in ('{ player_hand = { same_suit = true }, player_1 = { rank = "K" } }',  # a rank read too
                  '{ player_1 = { colour = "red" }, player_2 = { suit = ["hearts", "spades"] } }',  # suit sets crossing
-                 '{ player_hand = { count = 2, of = { suit = "hearts" } } }',  # a count of suits
-                 '{ winner = "tie" }'):  # no suit read: a value line
+                 '{ player_hand = { count = 2, of = { suit = "hearts" } } }'):  # a count of suits
         bet = rules_of(f'[[bets]]\nid = "b"\nlines = [{{ label = "x", when = {when}, pays = 5 }}]\n').bets[0]
         assert closedforms.suit_set_lines(bet.conditions) is None, when
+    many = ", ".join(f'{{ player_{i} = {{ suit = "{s}" }} }}' for i in (1, 2, 3) for s in ("spades", "hearts", "diamonds"))
+    wide = rules_of(f'[[bets]]\nid = "b"\nlines = [{{ label = "x", when = {{ any = [{many}], banker_hand = {{ same_suit = true }}, '
+                    f'all_cards = {{ same_colour = false }} }}, pays = 5 }}]\n').bets[0]
+    assert closedforms.suit_set_lines(wide.conditions) is None  # more than MAX_SUIT_PRODUCTS products a shoe: refused
+    with pytest.raises(BaccaratError, match=r"and its tests of suits and colours expand to 356 products of suit sets a shoe, "
+                                            r"at most 160\): read fewer"):  # the refusal says why no closed form counts it
+        enumerated(rules_of(f'[[bets]]\nid = "b"\nlines = [{{ when = {{ any = [{many}], banker_hand = {{ same_suit = true }}, '
+                            f'all_cards = {{ same_colour = false }} }}, pays = 5 }}]\n'), Shoe.decks(8))
+
+
+def test_a_batch_of_bets_counted_shoe_by_shoe_is_refused_before_it_starts_past_its_bound():
+    # each shoe costs the suited hands a pass over the value sequences per product of suit sets
+    # (a few ms each): a batch, eor or simulation that would take minutes is refused at once
+    from analyzer.simulate import Deal, simulate
+
+    products = sum(closedforms.suit_products(b.conditions) for b in SUITED_HANDS.bets)
+    most = SHOE_BY_SHOE_WORK // products
+    with pytest.raises(BaccaratError, match=rf"^bets 'suited' \(18 products of suit sets a shoe\) and 'four' .*: too "
+                                            rf"detailed to compile, counted shoe by shoe; {most + 1:,} shoes would take .* ask "
+                                            rf"at most {most:,} shoes, or leave them out$"):
+        evaluate_many(SUITED_HANDS, [Shoe.decks(8)] * (most + 1))
+    with pytest.raises(BaccaratError, match=r"ask at most 2 shoes, or leave it out$"):
+        simulate(SUITED_HANDS.only(["suited"]), Deal(8), 100, 1)
+
+
+def test_a_line_of_suits_that_can_never_hold_is_found_by_the_check():
+    # found by a hostile review: a line whose suit tests cancel (a spade that is red) left no
+    # product of suit sets, and the bet was refused, so `rules check` could not say it never pays
+    from analyzer.check import check_rules
+
+    rules = rules_of('[[bets]]\nid = "dead"\nlines = [\n{ label = "a red spade", when = { all = [{ player_1 = { suit = "spades" } }, '
+                     '{ player_1 = { colour = "red" } }], banker_suited = true, player_hand = { same_suit = true }, '
+                     'banker_3 = { colour = "red" } }, pays = 5 },\n'
+                     '{ label = "both suited", when = { banker_suited = true, player_hand = { same_suit = true } }, pays = 9 },\n]\n')
+    bet = rules.bet("dead")
+    assert not cardcount.fits(bet.needs, rules.tableau) and closedforms.suit_set_lines(bet.conditions)[0] == ()
+    assert [f.message for f in check_rules(rules) if f.bet == "dead"] == [
+        "line 1 ('a red spade') can never settle: its condition holds on no coup of any shoe"]
