@@ -47,7 +47,7 @@ N <= 1290 (N^6 < 2^62), Python integers beyond.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, reduce
 from math import factorial, prod
 
 import numpy as np
@@ -679,22 +679,13 @@ def suit_terms(condition) -> list | None:
     """The condition as a sum of terms (coefficient, value tests, suit sets: ((place, mask), ...)),
     or None where it tests anything else of the cards."""
     one = [(1, (), ())]
-    if isinstance(condition, AllOf):
-        out = one
-        for part in condition.parts:
-            terms = suit_terms(part)
-            if terms is None:
-                return None
-            out = times(out, terms)
-        return out
-    if isinstance(condition, AnyOf):
-        rest = one
-        for part in condition.parts:
-            terms = suit_terms(part)
-            if terms is None:
-                return None
-            rest = times(rest, minus(one, terms))
-        return minus(one, rest)
+    if isinstance(condition, (AllOf, AnyOf)):
+        parts = [suit_terms(part) for part in condition.parts]
+        if any(terms is None for terms in parts):
+            return None
+        if isinstance(condition, AllOf):
+            return reduce(times, parts, one)
+        return minus(one, reduce(times, [minus(one, terms) for terms in parts], one))  # any = 1 - prod(1 - x)
     if isinstance(condition, Not):
         terms = suit_terms(condition.part)
         return None if terms is None else minus(one, terms)
