@@ -586,9 +586,10 @@ def check_shoe_by_shoe(plan: RulePlan, shoes: int, per_shoe: int = 1, unit: str 
     bets too detailed to compile that the suits and colours of whole hands count (closedforms.
     SuitSets) cost each shoe a pass over the value sequences per product, about 5 ms on 8 decks.
     ``shoes`` of ``unit`` are asked, each ``per_shoe`` shoes to evaluate (a simulated shoe's coups)."""
-    slow = [(plan.rules.bets[b].id, closedforms.suit_products(plan.rules.bets[b].conditions))
-            for (b, _), found in zip(plan.card_bets, card_polynomials(plan))
-            if found is not None and isinstance(found[0], closedforms.SuitSets)]
+    rules = plan.rules
+    slow = [(bet.id, closedforms.suit_products(bet.conditions)) for bet in (rules.bets[b] for b, _ in plan.card_bets)
+            if closedforms.suit_products(bet.conditions) and not cardcount.fits(bet.needs, rules.tableau)
+            and isinstance(closedforms.one_form(bet.conditions, rules.tableau), closedforms.SuitSets)]  # nothing compiled
     products = sum(p for _, p in slow)
     if products * shoes * per_shoe > SHOE_BY_SHOE_WORK:
         names = " and ".join(f"{name!r} ({p} products of suit sets a shoe)" for name, p in slow)

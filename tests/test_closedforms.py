@@ -11,7 +11,7 @@ import pytest
 
 from analyzer import cardcount, closedforms
 from analyzer.analysis import enumerated
-from analyzer.batch import FEW_SHOES, SHOE_BY_SHOE_WORK, evaluate_many
+from analyzer.batch import FEW_SHOES, SHOE_BY_SHOE_WORK, check_shoe_by_shoe, evaluate_many, plan_of
 from analyzer.bets import detail_counts, walked_counts
 from analyzer.cards import Shoe
 from analyzer.errors import BaccaratError
@@ -429,6 +429,9 @@ def test_a_batch_of_bets_counted_shoe_by_shoe_is_refused_before_it_starts_past_i
         evaluate_many(SUITED_HANDS, [Shoe.decks(8)] * (most + 1))
     with pytest.raises(BaccaratError, match=r"ask at most 2 shoes, or leave it out$"):
         simulate(SUITED_HANDS.only(["suited"]), Deal(8), 100, 1)
+    hands = TOO_DETAILED["suits and a winner"]  # of suits too, but counted for all shoes at once (two sets): no bound
+    assert closedforms.suit_products(hands.bets[0].conditions) and not cardcount.fits(hands.bets[0].needs, hands.tableau)
+    check_shoe_by_shoe(plan_of(hands), 10**6)
 
 
 def test_a_line_of_suits_that_can_never_hold_is_found_by_the_check():
