@@ -581,15 +581,21 @@ def card_polynomials(plan: RulePlan) -> list:
 SHOE_BY_SHOE_WORK = 4_000  # products of suit sets one evaluation may count (shoes x products): about 20 s on 8 decks
 
 
+def suits_shoe_by_shoe(rules: RuleSet) -> list[tuple[str, int]]:
+    """(bet id, products of suit sets a shoe) of the bets of ``rules`` that closedforms.SuitSets
+    counts shoe by shoe (too detailed to compile, of the suits' shape, no faster closed form):
+    found without compiling anything."""
+    return [(bet.id, closedforms.suit_products(bet.conditions)) for bet in rules.bets
+            if bet.card_level and closedforms.suit_products(bet.conditions) and not cardcount.fits(bet.needs, rules.tableau)
+            and isinstance(closedforms.one_form(bet.conditions, rules.tableau), closedforms.SuitSets)]
+
+
 def check_shoe_by_shoe(plan: RulePlan, shoes: int, per_shoe: int = 1, unit: str = "shoes") -> None:
     """Refuse, before any work, to count more than SHOE_BY_SHOE_WORK products of suit sets: the
     bets too detailed to compile that the suits and colours of whole hands count (closedforms.
     SuitSets) cost each shoe a pass over the value sequences per product, about 5 ms on 8 decks.
     ``shoes`` of ``unit`` are asked, each ``per_shoe`` shoes to evaluate (a simulated shoe's coups)."""
-    rules = plan.rules
-    slow = [(bet.id, closedforms.suit_products(bet.conditions)) for bet in (rules.bets[b] for b, _ in plan.card_bets)
-            if closedforms.suit_products(bet.conditions) and not cardcount.fits(bet.needs, rules.tableau)
-            and isinstance(closedforms.one_form(bet.conditions, rules.tableau), closedforms.SuitSets)]  # nothing compiled
+    slow = suits_shoe_by_shoe(plan.rules)
     products = sum(p for _, p in slow)
     if products * shoes * per_shoe > SHOE_BY_SHOE_WORK:
         names = " and ".join(f"{name!r} ({p} products of suit sets a shoe)" for name, p in slow)

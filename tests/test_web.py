@@ -257,6 +257,15 @@ def test_the_work_of_a_request_is_bounded(client):
     assert code == 400 and data["error"] == ("bet 'royal' reads too much card detail to compile and is counted here on "
                                              "shoes of at most 8 decks (416 cards); this one has 468")
     assert post(client, "/api/now", {"rules": "catalog", "decks": 9})[0] == 200  # its card-level bets compile
+    suited = ('name = "suited"\n[[bets]]\nid = "suited"\nlines = [\n{ when = { player_hand = { same_suit = true }, '
+              'banker_hand = { same_suit = true } }, pays = 25 },\n{ when = { player_hand = { same_colour = true } }, pays = 1 },\n]\n')
+    request = {"rules_toml": suited, "decks": 8, "dealt": "9h Kh"}  # counted shoe by shoe: 18 products of suit sets
+    with pytest.raises(api.BaccaratError, match=r"^rule set 'suited': its bets of suits too detailed to compile \('suited'\) "
+                                                r"count 18 products of suit sets a shoe, at most 17 a request here"):
+        api.tracker(dict(request), api.Limits(suit_products=17))
+    code, data = post(client, "/api/now", request)
+    direct = api.tracker(dict(request), api.Limits(suit_products=18))
+    assert code == 200 and {k: v for k, v in data.items() if k != "server_ms"} == direct
 
 
 def test_the_page_is_served(client):

@@ -42,6 +42,7 @@ class Limits:
     lines: int = 256  # ... and pay lines in all (the catalogue has 140): the work of one request
     card_decks: int = 8  # the largest shoe on which a card-level bet that does not compile is counted (seconds each)
     compile_rows: int = 4_000_000  # rows of card-level compilation one request may start (a few seconds here)
+    suit_products: int = 400  # products of suit sets one request may count shoe by shoe (about 5 ms each: 2 s)
 
 
 SHOWN = ("ev", "house_edge", "win", "push", "loss")  # the figures of a bet the page shows, as the CLI prints them
@@ -205,14 +206,20 @@ def start_shoe(request: dict, limits: Limits) -> Shoe:
 def check_work(rules: RuleSet, shoe: Shoe, limits: Limits, knowledge: Knowledge = NOTHING):
     """The work a request asks is bounded before it starts: so many bets and pay lines, card-level
     bets that do not compile to polynomials (counted shoe by shoe by the enumeration) only on
-    shoes small enough to count them in a fraction of a second, and the card-level compilations
-    it would start (pending_work) within limits.compile_rows rows."""
+    shoes small enough to count them in a fraction of a second, those counted by the suits and
+    colours of whole hands within limits.suit_products products of suit sets, and the card-level
+    compilations it would start (pending_work) within limits.compile_rows rows."""
     if len(rules.bets) > limits.bets or sum(len(b.lines) for b in rules.bets) > limits.lines:
         raise BaccaratError(f"rule set {rules.name!r}: at most {limits.bets} bets and {limits.lines} pay lines in all here")
     walked = [b.id for b in rules.bets if b.card_level and not cardcount.fits(b.needs, rules.tableau)]
     if walked and shoe.size > 52 * limits.card_decks:
         raise BaccaratError(f"bet {walked[0]!r} reads too much card detail to compile and is counted here on shoes "
                             f"of at most {limits.card_decks} decks ({52 * limits.card_decks} cards); this one has {shoe.size}")
+    slow = batch.suits_shoe_by_shoe(rules) if not knowledge else []
+    if sum(p for _, p in slow) > limits.suit_products:
+        raise BaccaratError(f"rule set {rules.name!r}: its bets of suits too detailed to compile ("
+                            f"{', '.join(f'{name!r}' for name, _ in slow)}) count {sum(p for _, p in slow):,} products of "
+                            f"suit sets a shoe, at most {limits.suit_products:,} a request here: send fewer of them")
     rows = sum(rows for _, rows in pending_work(rules, knowledge))
     if rows > limits.compile_rows:
         raise BaccaratError(f"rule set {rules.name!r}: its card-level bets{' with these known cards' if knowledge else ''} "
