@@ -48,12 +48,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, reduce
+from itertools import product
 from math import factorial, prod
 
 import numpy as np
 
 from .cards import SUIT_COLOUR
-from .cardtests import MINI_ROYAL, CardIs, GroupEvery, GroupPoker, GroupSame
+from .cardtests import MINI_ROYAL, CardIs, GroupCount, GroupEvery, GroupPoker, GroupSame
 from .conditions import AllOf, AnyOf, Is, Not, settled_masks
 from .engine import falling
 from .layout import GROUPS, HEAD, KIND_VALUE, NONE, PLACES, draws, value_fields
@@ -633,7 +634,9 @@ def with_card(rows: np.ndarray, k: int) -> np.ndarray:
 # draws: too many ways to fall to compile. Each such test is a sum of products of indicators
 # "the dealt cards at these places all lie in the suits C" (a suit set C: one suit, a colour, any
 # or none): one hand of one suit is sum over s of [hand in {s}], all one colour the same over the
-# two colours, every card red [group in red]; all, any and not multiply, add and subtract them
+# two colours, every card red [group in red], k cards of a group in C the sum over the ways to
+# choose which k places hold one (prod over them of [p dealt, in C], over the others of
+# 1 - [p dealt, in C]); all, any and not multiply, add and subtract them
 # (any = 1 - prod(1 - x), not = 1 - x), and a line settles where it holds and no earlier one did,
 # cond_i prod_{j<i} (1 - cond_j). A product of indicators puts each place in the intersection C_p
 # of its suit sets, and counts, for one sequence of point values x_p the tableau deals,
@@ -695,6 +698,13 @@ def suit_terms(condition) -> list | None:
     if isinstance(condition, CardIs):
         mask = suit_mask(condition.test.member)
         return None if mask is None else [(1, (Dealt(condition.place),), ((condition.place, mask),))]
+    if isinstance(condition, GroupCount):  # how many dealt cards in C: the sum over the places' choices of in C or not
+        mask = suit_mask(condition.test.member)
+        if mask is None:
+            return None
+        held = [[(1, (Dealt(p),) if p not in HEAD else (), ((p, mask),))] for p in GROUPS[condition.group]]
+        return merged(term for chosen in product((True, False), repeat=len(held)) if sum(chosen) in condition.values
+                      for term in reduce(times, [h if c else minus(one, h) for h, c in zip(held, chosen)], one))
     if isinstance(condition, GroupSame) and condition.attribute in ("suit", "colour"):
         places, attribute, holds = GROUPS[condition.group], condition.attribute, {condition.holds}
     elif isinstance(condition, Is) and condition.field in ("player_suited", "banker_suited"):
