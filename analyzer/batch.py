@@ -585,8 +585,9 @@ def suits_shoe_by_shoe(rules: RuleSet) -> list[tuple[str, int]]:
     """(bet id, products of suit sets a shoe) of the bets of ``rules`` that closedforms.SuitSets
     counts shoe by shoe (too detailed to compile, of the suits' shape, no faster closed form):
     found without compiling anything."""
-    return [(bet.id, closedforms.suit_products(bet.conditions)) for bet in rules.bets
-            if bet.card_level and closedforms.suit_products(bet.conditions) and not cardcount.fits(bet.needs, rules.tableau)
+    return [(bet.id, products) for bet in rules.bets
+            if bet.card_level and (products := closedforms.suit_products(bet.conditions))
+            and not cardcount.fits(bet.needs, rules.tableau)
             and isinstance(closedforms.one_form(bet.conditions, rules.tableau), closedforms.SuitSets)]
 
 

@@ -108,6 +108,16 @@ def whole_ranks(kinds) -> bool:
     return all(len(set(kinds[4 * r:4 * r + 4])) == 1 for r in range(13))
 
 
+def whole_suits(kinds) -> bool:
+    """Whether a set of kinds (52 booleans) takes each suit whole: all thirteen ranks or none (a
+    test of suits or colours alone).
+
+    >>> whole_suits([k % 4 == 1 for k in range(52)]), whole_suits([k < 8 for k in range(52)])
+    (True, False)
+    """
+    return all(kinds[k] == kinds[k % 4] for k in range(len(kinds)))
+
+
 def card_name(rank: int, suit: int) -> str:
     """The name of a card kind.
 

@@ -53,7 +53,7 @@ from math import factorial, prod
 
 import numpy as np
 
-from .cards import SUIT_COLOUR
+from .cards import SUIT_COLOUR, whole_suits
 from .cardtests import MINI_ROYAL, CardIs, GroupCount, GroupEvery, GroupPoker, GroupSame
 from .conditions import AllOf, AnyOf, Is, Not, settled_masks
 from .engine import falling
@@ -407,24 +407,12 @@ def rank_pattern_lines(conditions: tuple) -> bool:
 @lru_cache(maxsize=8)
 def value_prefixes(tableau) -> dict:
     """k -> (value counts [row, 10], orders [row]): the value counts c_0..c_9 of the k cards of a
-    coup that deals exactly k (4, 5, 6), and how many orders of the values in dealing order do."""
-    v = np.indices((10,) * 4).reshape(4, -1)
-    pt, bt = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
-    player, banker_alone = draws(tableau, pt, bt, np.zeros_like(pt))
-    banker_alone &= ~player
-    rows = {4: [v[:, ~player & ~banker_alone]], 5: [], 6: []}
-    alone = v[:, banker_alone]
-    rows[5].append(np.vstack([np.repeat(alone, 10, 1), np.tile(np.arange(10), alone.shape[1])]))
-    drew = v[:, player]
-    fifth = np.vstack([np.repeat(drew, 10, 1), np.tile(np.arange(10), drew.shape[1])])
-    _, banker = draws(tableau, ((fifth[0] + fifth[2]) % 10), ((fifth[1] + fifth[3]) % 10), fifth[4])
-    rows[5].append(fifth[:, ~banker])
-    both = fifth[:, banker]
-    rows[6].append(np.vstack([np.repeat(both, 10, 1), np.tile(np.arange(10), both.shape[1])]))
+    coup that deals exactly k (4, 5, 6), and how many orders of the values in dealing order do
+    (value_sequences, counted by their values)."""
+    values, dealt = value_sequences(tableau)
     out = {}
-    for k, parts in rows.items():
-        seq = np.hstack(parts)
-        counts = (seq[:, :, None] == np.arange(10)).sum(0)  # [order, value]
+    for k in (4, 5, 6):
+        counts = (values[dealt == k, :, None] == np.arange(10)).sum(1)  # [order, value]; -1, no card, counts nowhere
         keys, inverse = np.unique(counts @ 7 ** np.arange(10), return_inverse=True)
         orders = np.bincount(inverse.ravel())
         first = np.zeros(len(keys), np.int64)
@@ -674,8 +662,7 @@ def suit_mask(member: tuple) -> int | None:
     >>> suit_mask(tuple(k % 4 in (1, 2) for k in range(52))), suit_mask(tuple(k // 4 == 0 for k in range(52)))
     (6, None)
     """
-    mask = sum(1 << s for s in range(4) if member[s])
-    return mask if all(member[k] == bool(mask >> (k % 4) & 1) for k in range(len(member))) else None
+    return sum(1 << s for s in range(4) if member[s]) if whole_suits(member) else None
 
 
 def suit_terms(condition) -> list | None:

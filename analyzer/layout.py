@@ -25,7 +25,7 @@ from functools import lru_cache, reduce
 
 import numpy as np
 
-from .cards import KINDS, VALUES, kind_attributes, whole_ranks
+from .cards import KINDS, VALUES, kind_attributes, whole_ranks, whole_suits
 from .knowledge import NOTHING, Knowledge
 from .tableau import STOOD, Tableau
 
@@ -171,9 +171,9 @@ class Needs:
         read = set(self.attributes - ({"value"} if self.tableau else set()))
         other = 0
         for member in self.subsets:  # a card test of whole suits reads the suit; of whole ranks, the rank
-            if all(member[k] == member[k % 4] for k in range(len(member))):
+            if whole_suits(member):
                 read.add("suit")
-            elif all(member[k] == member[k - k % 4] for k in range(len(member))):
+            elif whole_ranks(member):
                 read.add("rank")
             else:
                 other += 1
