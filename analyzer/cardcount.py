@@ -61,7 +61,7 @@ import numpy as np
 from . import closedforms, plancache
 from .cards import KINDS, kind_attributes
 from .conditions import settled_masks
-from .engine import Recent, TooMuchDetail, falling, orderings, sorted_tuples
+from .engine import Recent, TooMuchDetail, class_sums, orderings, sorted_tuples
 from .knowledge import NOTHING, Knowledge
 from .layout import HEAD, KIND_VALUE, NONE, PLACES, Needs, draws, head_flags, value_fields
 from .tableau import Tableau
@@ -73,7 +73,7 @@ MAX_ROWS = 6_000_000  # rows a compilation may walk: up to about 4 s and 300 MB 
 PLAIN_ROWS = 400_000  # suits compared are followed as classes up to this many rows, by patterns beyond
 CHUNK_ROWS = 400_000  # rows walked at once (bounds the memory of a compilation)
 SIZE_HEADS = 20_000  # head rows counted at once before a compilation: [heads, fifth classes] arrays of a few MB
-CHUNK_CELLS = 1 << 19  # products evaluated at once, terms x shoes: arrays of 4 MB (2**18 to 2**23 tried: 2**20 no faster once a batch runs two compilations at once, and 30 MB more)
+CHUNK_CELLS = 1 << 17  # products evaluated at once, terms x shoes: arrays of 1 MB, within a core's cache (2**19: Monkey 6 five times slower here, the products going to memory and back; 2**16: the calls' overhead shows)
 FAST_CARDS = 1290  # the largest N with N**6 < 2**62: int64 is exact
 FLOAT_CARDS = 455  # the largest N with N**6 < 2**53: float64 is exact
 MAX_TABLE = 1447  # factor indices fit six to an int64 code: 1448**6 < 2**63 (more classes than any bet reads)
@@ -325,21 +325,20 @@ class Polynomials:
     def evaluate(self, n: np.ndarray, dtype) -> np.ndarray:
         """[shoe, line] counts, with products in ``dtype`` (float64, int64 or object)."""
         size = n.sum(1)
-        table = factor_table(self.sets @ n.T, dtype)  # [factor, shoe]
+        table = factor_table(class_sums(self.sets, n), dtype)  # [factor, shoe]
         values = build(self.levels, table)
         if self.free_part is not None:
             values = values[self.free_part]
         if self.block_levels:
             suited = np.stack([self.sets & SUIT_KINDS[s] for s in range(4)], 1)  # [set, suit, kind]
-            by_suit = factor_table((suited.reshape(-1, KINDS) @ n.T).reshape(len(self.sets), 4 * len(n)), dtype)
+            by_suit = factor_table(class_sums(suited.reshape(-1, KINDS), n).reshape(len(self.sets), 4 * len(n)), dtype)
             none = np.repeat(~suited.any(2), len(n), 1)  # [set, suit * shoe]: a class with no kind of that suit
             by_suit[:-1].reshape(len(self.sets), SIX, -1)[np.broadcast_to(none[:, None, :], (len(self.sets), SIX, none.shape[1]))] = 0
             blocks = build(self.block_levels, by_suit).reshape(-1, 4, len(n))  # [block product, suit, shoe]
             values = values * injective_sums(blocks, self.blocks)
         out = np.zeros((self.coefficients.shape[1], len(n)), dtype)
         for (free, start, end), weights in zip(self.free, self.transposed(dtype)):
-            ways = np.array([falling(int(x) - (SIX - free), free) for x in size.tolist()]).astype(dtype)
-            out += (weights @ values[start:end]) * ways  # the free positions' (N-d)(N-d-1)...(N-5), after the product
+            out += (weights @ values[start:end]) * free_ways(size, free, dtype)  # after the product
         return out.T
 
     def transposed(self, dtype) -> list[np.ndarray]:
@@ -350,6 +349,19 @@ class Polynomials:
         if key not in kept:
             kept[key] = [np.ascontiguousarray(self.coefficients[start:end].T.astype(dtype)) for _, start, end in self.free]
         return kept[key]
+
+
+def free_ways(size: np.ndarray, free: int, dtype) -> np.ndarray:
+    """(N-d)(N-d-1)...(N-5), d = 6 - ``free``, for each shoe size N: the ways to fill the free
+    positions after the d constrained ones, in ``dtype`` (each partial product is at most N**6).
+
+    >>> free_ways(np.array([52, 8]), 2, np.int64).tolist()  # 48 * 47, 4 * 3
+    [2256, 12]
+    """
+    ways = np.ones(len(size), dtype)
+    for i in range(SIX - free, SIX):
+        ways = ways * (size - i).astype(dtype)
+    return ways
 
 
 def one_shoe(polynomials, n) -> list[int]:
@@ -374,10 +386,12 @@ def factor_table(s: np.ndarray, dtype) -> np.ndarray:
 
 def build(levels: tuple, table: np.ndarray) -> np.ndarray:
     """The products of the last level, row by row: each level's product is its parent's times
-    its factor (rows gathered whole)."""
+    its factor (rows gathered whole, by np.take, faster than indexing; multiplied in place)."""
     values = np.ones((1, table.shape[1]), table.dtype)
     for parent, factor in levels:
-        values = values[parent] * table[factor]
+        product = np.take(values, parent, axis=0)
+        product *= np.take(table, factor, axis=0)
+        values = product
     return values
 
 

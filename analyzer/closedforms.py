@@ -56,7 +56,7 @@ import numpy as np
 from .cards import SUIT_COLOUR, whole_suits
 from .cardtests import MINI_ROYAL, CardIs, GroupCount, GroupEvery, GroupPoker, GroupSame
 from .conditions import AllOf, AnyOf, Is, Not, settled_masks
-from .engine import falling
+from .engine import class_sums, falling
 from .layout import GROUPS, HEAD, KIND_VALUE, NONE, PLACES, draws, value_fields
 
 FAST_CARDS = 1290  # N^6 < 2^62: int64 is exact
@@ -353,7 +353,7 @@ class HandSets(ClosedForm):
             dtype = np.float64
         size = n.sum(1).astype(object if dtype is object else np.int64)
         free = [(size - 4) * (size - 5), size - 5, size ** 0]
-        by_value = (KIND_VALUE[None, :] == np.arange(10)[:, None]).astype(n.dtype)  # [value, kind]
+        by_value = KIND_VALUE[None, :] == np.arange(10)[:, None]  # [value, kind]
         lines = hand_set_lines(conditions, self.tableau)
         out = np.zeros((len(n), len(lines)), size.dtype)
         drawn = {}
@@ -361,7 +361,7 @@ class HandSets(ClosedForm):
             for a, b in pairs:
                 for mask in (a, b):
                     if mask.tobytes() not in drawn:
-                        drawn[mask.tobytes()] = hand_draws((n * mask) @ by_value.T).astype(dtype)
+                        drawn[mask.tobytes()] = hand_draws(class_sums(by_value & mask, n).T).astype(dtype)
                 player, banker = drawn[a.tobytes()], drawn[b.tobytes()]
                 for form, ways in zip(by_cards, free):
                     if form.any():
@@ -487,12 +487,6 @@ class PatternTerms:
         return self
 
     @cached_property
-    def spans(self) -> list[tuple]:
-        """(group, first term, end) of the terms, which come group by group."""
-        starts = np.flatnonzero(np.r_[True, self.group[1:] != self.group[:-1]])
-        return [(int(self.group[a]), int(a), int(b)) for a, b in zip(starts, list(starts[1:]) + [len(self.group)])]
-
-    @cached_property
     def ten_ranks(self) -> tuple:
         """(the exponents [arrangement, 4] of the four ten-value ranks' falling powers, the first
         arrangement of each lam): M_lam sums the products over its arrangements."""
@@ -573,7 +567,7 @@ def falling_table(counts: np.ndarray, top: int) -> np.ndarray:
     return np.stack(out)
 
 
-PATTERN_CELLS = 1 << 19  # products held at once, terms x shoes (4 MB arrays)
+PATTERN_CELLS = 1 << 17  # products held at once, terms x shoes (1 MB arrays, within a core's cache; see cardcount.CHUNK_CELLS)
 
 
 class RankPattern(ClosedForm):
@@ -594,16 +588,16 @@ class RankPattern(ClosedForm):
             products = np.empty((1 + sum(len(parents) for parents, _ in terms.levels), part.shape[1]), dtype)
             products[0], row = 1, 1
             for parents, chosen in terms.levels:  # A(c), degree by degree: a parent's row comes before
-                products[row:row + len(parents)] = products[parents] * factors[chosen]
+                np.multiply(np.take(products, parents, axis=0), np.take(factors, chosen, axis=0),
+                            out=products[row:row + len(parents)])  # np.take: faster than indexing
                 row += len(parents)
             tens = falling_table(part[list(TEN_RANKS)], 6)  # [e, ten rank, shoe]
             d, firsts = terms.ten_ranks
             m = np.add.reduceat(tens[d[:, 0], 0] * tens[d[:, 1], 1] * tens[d[:, 2], 2] * tens[d[:, 3], 3], firsts, 0)
             free = {4: (size - 4) * (size - 5), 5: size - 5, 6: np.ones_like(size)}
-            taken = products[terms.rows]
-            for g, a, b in terms.spans:  # each term times its group's M_lam (N-k)^(6-k)
-                k, j = terms.keys[g]
-                taken[a:b] *= m[j] * free[k]
+            scales = np.stack([m[j] * free[k] for k, j in terms.keys])  # [group, shoe]: M_lam (N-k)^(6-k)
+            taken = np.take(products, terms.rows, axis=0)
+            taken *= np.take(scales, terms.group, axis=0)  # each term times its group's scale
             counts = weights.T @ taken  # [line, shoe]
             out[start:start + step] = np.rint(counts.T) if dtype is np.float64 else counts.T
         return out
