@@ -335,15 +335,16 @@ def class_counts(n: np.ndarray, classes) -> np.ndarray:
 
 def class_sums(sets: np.ndarray, n: np.ndarray) -> np.ndarray:
     """[set, shoe]: the cards of each set's kinds (``sets`` [set, kind], booleans) in each shoe
-    n[shoe, kind]. Where n is int64, by one float64 product (BLAS; numpy multiplies integer
+    n[shoe, kind]. For many int64 shoes, by one float64 product (BLAS; numpy multiplies integer
     matrices with no BLAS, ten times slower): every partial sum is a count of cards of one shoe,
-    far below 2**53, so exact; in Python integers where n holds them.
+    far below 2**53, so exact; for a few shoes (where converting costs more than it saves) and
+    Python integers, in n's own integers.
 
     >>> class_sums(np.array([[True, False, True]]), np.array([[3, 5, 7], [1, 1, 1]])).tolist()
     [[10, 2]]
     """
-    if n.dtype == object:
-        return sets.astype(object) @ n.T
+    if n.dtype == object or len(n) < 32:
+        return sets @ n.T
     return (sets.astype(np.float64) @ n.T.astype(np.float64)).astype(np.int64)
 
 
