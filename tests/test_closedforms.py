@@ -491,3 +491,22 @@ def test_a_line_of_suits_that_can_never_hold_is_found_by_the_check():
     assert not cardcount.fits(bet.needs, rules.tableau) and closedforms.suit_set_lines(bet.conditions)[0] == ()
     assert [f.message for f in check_rules(rules) if f.bet == "dead"] == [
         "line 1 ('a red spade') can never settle: its condition holds on no coup of any shoe"]
+
+
+def test_every_compiled_form_of_the_catalogue_gives_the_same_counts_in_small_chunks(monkeypatch):
+    # many() evaluates its shoes in chunks sized to a core's cache (cardcount.CHUNK_CELLS,
+    # closedforms.PATTERN_CELLS and SHOES_AT_ONCE): a chunk's edge must change no count. With
+    # chunks of a few shoes, every form must give the counts it gives each shoe alone, and for
+    # float64 (up to 455 cards) and int64 shoes (past them) alike.
+    from analyzer import batch
+
+    forms = {id(found[0]): found[0] for found in batch.card_polynomials(batch.compile_rules(CATALOG)) if found}
+    rng = random.Random(11)
+    shoes = [random_counts(rng, most) for most in (2, 8) for _ in range(5)] + [[9] * 52, [20] * 52]
+    alone = {key: [form.counts(n) for n in shoes] for key, form in forms.items()}
+    monkeypatch.setattr(cardcount, "CHUNK_CELLS", 1 << 10)
+    monkeypatch.setattr(closedforms, "PATTERN_CELLS", 1 << 12)
+    monkeypatch.setattr(closedforms, "SHOES_AT_ONCE", 3)
+    assert {type(form).__name__ for form in forms.values()} >= {"Polynomials", "FirstFourPoker", "HandSets", "RankPattern"}
+    for key, form in forms.items():
+        assert form.many(np.array(shoes)).tolist() == alone[key], type(form).__name__
