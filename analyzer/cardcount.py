@@ -75,7 +75,7 @@ CHUNK_ROWS = 400_000  # rows walked at once (bounds the memory of a compilation)
 SIZE_HEADS = 20_000  # head rows counted at once before a compilation: [heads, fifth classes] arrays of a few MB
 CHUNK_CELLS = 1 << 17  # products evaluated at once, terms x shoes: arrays of 1 MB, within a core's cache (2**19: Monkey 6 five times slower here, the products going to memory and back; 2**16: the calls' overhead shows)
 FAST_CARDS = 1290  # the largest N with N**6 < 2**62: int64 is exact
-FLOAT_CARDS = 455  # the largest N with N**6 < 2**53: float64 is exact
+FLOAT_CARDS = 455  # N**6 < 2**53: float64 is exact (456 is the largest such N: one card to spare)
 MAX_TABLE = 1447  # factor indices fit six to an int64 code: 1448**6 < 2**63 (more classes than any bet reads)
 
 

@@ -266,7 +266,7 @@ class FirstFourPoker(ClosedForm):
 # line is then a bilinear form in P_A and B_B per alternative (A, B); alternatives that cannot both
 # hold (the Players' sets or the Bankers' disjoint) add up; lines whose value tests take no cell in
 # common settle what they hold. Exact: every partial sum counts sequences, at most N^6: float64
-# while N <= 455 (N^6 < 2^53), int64 to 1290 cards, Python integers beyond.
+# while N <= 455 (N^6 < 2^53; 456 would do, one card to spare), int64 to 1290 cards, Python integers beyond.
 
 FLOAT_CARDS = 455
 
@@ -414,7 +414,7 @@ def hand_set_forms(conditions: tuple, tableau, dtype) -> tuple:
 PATTERN_CATEGORIES = frozenset({"pair", "three_of_a_kind", "four_of_a_kind", "five_of_a_kind", "six_of_a_kind",
                                 "two_pair", "full_house", "two_triplets"})
 TEN_RANKS = (9, 10, 11, 12)  # T, J, Q, K: the ranks of point value 0
-FLOAT_CARDS = 455  # N^6 < 2^53
+FLOAT_CARDS = 455  # N^6 < 2^53 (456 is the largest such N: one card to spare)
 
 
 def rank_pattern_lines(conditions: tuple) -> bool:
@@ -599,6 +599,8 @@ class RankPattern(ClosedForm):
         if dtype is not object and len(n) and int(ranks.sum(1).max()) <= FLOAT_CARDS:
             dtype = np.float64  # every partial sum a count below 2^53 (see the notes above)
         out = np.zeros((len(n), len(conditions)), np.int64 if dtype is np.float64 else dtype)
+        if not len(terms.rows):  # no pattern of ranks settles a line: every count is 0
+            return out
         weights = terms.weights.astype(dtype)
         step = max(1, PATTERN_CELLS // max(len(terms.rows), 1))
         for start in range(0, len(n), step):

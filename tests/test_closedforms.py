@@ -496,17 +496,37 @@ def test_a_line_of_suits_that_can_never_hold_is_found_by_the_check():
 def test_every_compiled_form_of_the_catalogue_gives_the_same_counts_in_small_chunks(monkeypatch):
     # many() evaluates its shoes in chunks sized to a core's cache (cardcount.CHUNK_CELLS,
     # closedforms.PATTERN_CELLS and SHOES_AT_ONCE): a chunk's edge must change no count. With
-    # chunks of a few shoes, every form must give the counts it gives each shoe alone, and for
-    # float64 (up to 455 cards) and int64 shoes (past them) alike.
+    # chunks of a few shoes, every form must give the counts it gives each shoe alone: a batch of
+    # shoes of at most 455 cards (float64) and one past them (int64), each of 40 shoes (the array
+    # routes of cardcount.free_ways and engine.class_sums, taken from 16 and 32 shoes on).
     from analyzer import batch
 
     forms = {id(found[0]): found[0] for found in batch.card_polynomials(batch.compile_rules(CATALOG)) if found}
-    rng = random.Random(11)
-    shoes = [random_counts(rng, most) for most in (2, 8) for _ in range(5)] + [[9] * 52, [20] * 52]
-    alone = {key: [form.counts(n) for n in shoes] for key, form in forms.items()}
-    monkeypatch.setattr(cardcount, "CHUNK_CELLS", 1 << 10)
-    monkeypatch.setattr(closedforms, "PATTERN_CELLS", 1 << 12)
-    monkeypatch.setattr(closedforms, "SHOES_AT_ONCE", 3)
     assert {type(form).__name__ for form in forms.values()} >= {"Polynomials", "FirstFourPoker", "HandSets", "RankPattern"}
-    for key, form in forms.items():
-        assert form.many(np.array(shoes)).tolist() == alone[key], type(form).__name__
+    rng = random.Random(11)
+    small = [random_counts(rng, most) for most in (2, 8) for _ in range(19)] + [[8] * 52, [1] * 52]
+    large = [[rng.randint(9, 24) for _ in range(52)] for _ in range(39)] + [[24] * 52]
+    assert max(map(sum, small)) <= 455 < min(map(sum, large)) and max(map(sum, large)) <= 1290
+    alone = {key: [form.counts(n) for n in small + large] for key, form in forms.items()}
+    for chunks in ((1 << 10, 1 << 12, 3), (1 << 24, 1 << 24, 4096)):  # small chunks, and every batch at once
+        monkeypatch.setattr(cardcount, "CHUNK_CELLS", chunks[0])
+        monkeypatch.setattr(closedforms, "PATTERN_CELLS", chunks[1])
+        monkeypatch.setattr(closedforms, "SHOES_AT_ONCE", chunks[2])
+        for key, form in forms.items():
+            assert form.many(np.array(small)).tolist() + form.many(np.array(large)).tolist() == alone[key], \
+                (type(form).__name__, chunks)
+
+
+def test_a_ranks_pattern_that_can_never_hold_counts_nothing_and_is_found_by_the_check():
+    # found by a hostile review: lines of the ranks' pattern that no deal settles (three of a
+    # kind without a pair among the cards) left no terms, and every route failed (an IndexError)
+    from analyzer.check import check_rules
+
+    rules = rules_of('[[bets]]\nid = "dead"\nlines = [\n{ label = "trips, no pair", when = { all = [{ all_cards = { poker = '
+                     '"three_of_a_kind" } }, { not = { all_cards = { poker = "pair" } } }] }, pays = 5 },\n]\n')
+    assert closedforms.rank_pattern_lines(rules.bets[0].conditions)
+    shoes = [Shoe.decks(1), Shoe.from_ranks([4] * 13)]
+    assert [r.sequences for r in enumerated(rules, shoes[0])] == [(0,)]
+    assert [r.sequences for r in evaluate_many(rules, shoes * FEW_SHOES).results(1)] == [(0,)]
+    assert [f.message for f in check_rules(rules) if f.level == "warning"] == [
+        "line 1 ('trips, no pair') can never settle: its condition holds on no coup of any shoe"]
