@@ -232,6 +232,14 @@ class Layout:
         """How many head rows there are: each slot's multisets of its classes."""
         return math.prod(math.comb(len(self.classes(slot[0])) + len(slot) - 1, len(slot)) for slot in self.slots())
 
+    def rows_at_most(self) -> int:
+        """A bound on :meth:`size` from the classes alone, with no walk and no look on disk: each
+        head row grows into at most (classes at position 5) x (classes at 6) rows, each times the
+        suit patterns of at most every suited position (Compiler.grown_sizes: the patterns grow
+        with the suited cards taken). Where it is within a limit, so is the size (``fits``)."""
+        count = [len(self.classes(p)) if self.partitions[p - 1] is not None else 1 for p in (5, 6)]
+        return self.heads() * count[0] * count[1] * len(suit_patterns(len(self.suited)))
+
     def size(self, tableau: Tableau, limit: int = MAX_ROWS) -> int:
         """The rows a compilation walks, counted before it from the head rows alone: each head
         times the classes of the third cards it takes (and of the fifth and sixth where known),
@@ -796,7 +804,8 @@ _COMPILING = threading.Lock()  # one compilation at a time: a server's threads w
 def fits(needs: Needs, tableau: Tableau, knowledge: Knowledge = NOTHING) -> bool:
     """Whether lines reading ``needs`` compile within MAX_ROWS rows (else they are counted by the
     enumeration at their card detail, shoe by shoe: engine.enumerate_cards)."""
-    return layout_of(needs, knowledge, tableau).size(tableau) <= MAX_ROWS
+    layout = layout_of(needs, knowledge, tableau)
+    return layout.rows_at_most() <= MAX_ROWS or layout.size(tableau) <= MAX_ROWS
 
 
 @lru_cache(maxsize=1024)
@@ -810,7 +819,7 @@ def layout_of(needs: Needs, knowledge: Knowledge, tableau: Tableau, many: bool =
     if not many or not patterned.suited:
         return patterned
     plain = Layout.of(needs, knowledge, patterns=False)
-    return plain if plain.size(tableau, PLAIN_ROWS) <= PLAIN_ROWS else patterned
+    return plain if plain.rows_at_most() <= PLAIN_ROWS or plain.size(tableau, PLAIN_ROWS) <= PLAIN_ROWS else patterned
 
 
 def walks(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool = False) -> dict:

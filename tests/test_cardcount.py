@@ -322,3 +322,22 @@ def test_rows_counted_before_the_walk_are_the_rows_walked():
         rows, weight = compiler.rows(heads, weight)
         rows, *_ = compiler.patterns(rows, weight)
         assert layout.size(CATALOG.tableau) >= len(rows)  # patterns no suits can take are dropped after the count
+
+
+def test_the_bound_on_a_layouts_rows_holds_wherever_it_decides():
+    # fits() and layout_of() take Layout.rows_at_most (no walk, no look on disk) before the size
+    # itself: wherever the bound is within a limit, the rows a compilation walks must be too, and
+    # no more than the bound, for any layout (with known cards, suits by patterns or as classes).
+    layouts = set()
+    for bet in CARD_BETS + [bet for bet in NEW_BETS.bets if bet.card_level]:
+        for known in ([], ["1=9"], ["1=red"], ["2=Ah", "5=K"], ["3=hearts"]):
+            knowledge = Knowledge.parse(known)
+            layouts.add(cardcount.Layout.of(bet.needs, knowledge))
+            layouts.add(cardcount.Layout.of(bet.needs, knowledge, patterns=False))
+    checked = 0
+    for layout in layouts:
+        bound = layout.rows_at_most()
+        if bound <= cardcount.MAX_ROWS:
+            assert layout.size(CATALOG.tableau, cardcount.MAX_ROWS) <= bound, layout
+            checked += 1
+    assert checked >= 40
