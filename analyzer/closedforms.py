@@ -123,8 +123,9 @@ def elementary4(x: np.ndarray):
     """e4 of the last axis of ``x`` (the sum of the products of its 4-subsets), by Newton's
     identity 24 e4 = p1^4 - 6 p1^2 p2 + 3 p2^2 + 8 p1 p3 - 6 p4, p_k the sum of the k-th powers:
     a few array operations where the recurrence e_k += x e_(k-1) takes 4 per entry. Exact in
-    integers: for counts x >= 0 every term is at most 8 p1^4, below 2^48 in int64 while the
-    entries sum to at most FAST_CARDS, and the sum is 24 e4, divisible by 24.
+    integers: for counts x >= 0, p_k <= p1^k, so every term and partial sum is at most
+    (1 + 6 + 3 + 8 + 6) p1^4 = 24 p1^4 in size, below 2^46 in int64 while the entries sum to at
+    most FAST_CARDS; and the sum is 24 e4, divisible by 24.
 
     >>> elementary4(np.array([[1, 2, 3, 4, 5], [0, 0, 7, 0, 0]])).tolist()  # 1*2*3*4 + 1*2*3*5 + ...
     [274, 0]
@@ -199,7 +200,7 @@ def quadratic(x: np.ndarray, forms: np.ndarray) -> np.ndarray:
     return out
 
 
-SHOES_AT_ONCE = 1024
+SHOES_AT_ONCE = 1024  # shoes a closed form evaluates at once (ClosedForm.many)
 
 
 @dataclass(frozen=True, eq=False)
