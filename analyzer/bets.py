@@ -365,10 +365,11 @@ def walked_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
     detail = Detail.of(needs, knowledge)
     classes = live_classes_count(shoe, detail)
     if detail.tableau and classes > WALK_CLASSES:  # heads of four classes, then the third cards: refused before
-        compiles = cardcount.fits(needs, tableau, knowledge)
-        form = "with cards known, no closed form counts it" if knowledge and closedforms.one_form(conditions, tableau) \
-            else closedforms.suit_expansion(conditions)[1] or "no closed form has its shape"
-        why = "" if compiles else f"; nor does it compile: more than {cardcount.MAX_ROWS:,} ways for the cards it reads to fall, and {form}"
+        why = ""
+        if not cardcount.fits(needs, tableau, knowledge):
+            form = "with cards known, no closed form counts it" if knowledge and closedforms.one_form(conditions, tableau) \
+                else closedforms.suit_expansion(conditions)[1] or "no closed form has its shape"
+            why = f"; nor does it compile: more than {cardcount.MAX_ROWS:,} ways for the cards it reads to fall, and {form}"
         raise TooMuchDetail(f"{name}: too much card detail to count on this shoe ({classes} classes of cards at every "
                             f"place through the draws, at most {WALK_CLASSES}: it reads {needs.words()}{why}): read "
                             "fewer attributes at once, at fewer places, or use a smaller shoe")

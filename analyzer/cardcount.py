@@ -61,7 +61,7 @@ import numpy as np
 from . import closedforms, plancache
 from .cards import KINDS, kind_attributes
 from .conditions import settled_masks
-from .engine import Recent, TooMuchDetail, class_sums, falling, orderings, sorted_tuples
+from .engine import Recent, TooMuchDetail, class_sums, free_ways, orderings, sorted_tuples
 from .knowledge import NOTHING, Knowledge
 from .layout import HEAD, KIND_VALUE, NONE, PLACES, Needs, draws, head_flags, value_fields
 from .tableau import Tableau
@@ -357,23 +357,6 @@ class Polynomials:
         if key not in kept:
             kept[key] = [np.ascontiguousarray(self.coefficients[start:end].T.astype(dtype)) for _, start, end in self.free]
         return kept[key]
-
-
-def free_ways(size: np.ndarray, free: int, dtype) -> np.ndarray:
-    """(N-d)(N-d-1)...(N-5), d = 6 - ``free``, for each shoe size N: the ways to fill the free
-    positions after the d constrained ones, in ``dtype`` (every partial product at most N**6).
-
-    >>> free_ways(np.array([52, 8]), 2, np.int64).tolist()  # 48 * 47, 4 * 3
-    [2256, 12]
-    >>> free_ways(np.arange(6, 56), 4, np.float64).tolist() == [falling(n - 2, 4) for n in range(6, 56)]  # the array route
-    True
-    """
-    if len(size) < 16:  # a few shoes (one, analysed): Python integers cost less than array operations
-        return np.array([falling(int(x) - (SIX - free), free) for x in size.tolist()]).astype(dtype)
-    ways = (size - (SIX - free)).astype(dtype) if free else np.ones(len(size), dtype)
-    for i in range(SIX - free + 1, SIX):
-        ways *= size - i
-    return ways
 
 
 def one_shoe(polynomials, n) -> list[int]:

@@ -56,7 +56,7 @@ import numpy as np
 from .cards import SUIT_COLOUR, whole_suits
 from .cardtests import MINI_ROYAL, CardIs, GroupCount, GroupEvery, GroupPoker, GroupSame
 from .conditions import AllOf, AnyOf, Is, Not, settled_masks
-from .engine import class_sums, falling
+from .engine import class_sums, falling, free_ways
 from .layout import GROUPS, HEAD, KIND_VALUE, NONE, PLACES, draws, value_fields
 
 FAST_CARDS = 1290  # N^6 < 2^62: int64 is exact
@@ -366,7 +366,7 @@ class HandSets(ClosedForm):
         if dtype is np.int64 and len(n) and n.sum(1).max() <= FLOAT_CARDS:
             dtype = np.float64
         size = n.sum(1).astype(object if dtype is object else np.int64)
-        free = [(size - 4) * (size - 5), size - 5, size ** 0]
+        free = [free_ways(size, 2 - k, size.dtype) for k in range(3)]  # after the 4, 5 or 6 cards dealt
         by_value = KIND_VALUE[None, :] == np.arange(10)[:, None]  # [value, kind]
         lines = hand_set_forms(conditions, self.tableau, dtype)
         out = np.zeros((len(n), len(lines)), size.dtype)
@@ -617,7 +617,7 @@ class RankPattern(ClosedForm):
             tens = falling_table(part[list(TEN_RANKS)], 6)  # [e, ten rank, shoe]
             d, firsts = terms.ten_ranks
             m = np.add.reduceat(tens[d[:, 0], 0] * tens[d[:, 1], 1] * tens[d[:, 2], 2] * tens[d[:, 3], 3], firsts, 0)
-            free = {4: (size - 4) * (size - 5), 5: size - 5, 6: np.ones_like(size)}
+            free = {k: free_ways(size, DEGREE - k, dtype) for k in (4, 5, 6)}  # (N-k)^(6-k)
             scales = np.stack([m[j] * free[k] for k, j in terms.keys])  # [group, shoe]: M_lam (N-k)^(6-k)
             taken = np.take(products, terms.rows, axis=0)
             taken *= np.take(scales, terms.group, axis=0)  # each term times its group's scale

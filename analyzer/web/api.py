@@ -216,9 +216,10 @@ def check_work(rules: RuleSet, shoe: Shoe, limits: Limits, knowledge: Knowledge 
         raise BaccaratError(f"bet {walked[0]!r} reads too much card detail to compile and is counted here on shoes "
                             f"of at most {limits.card_decks} decks ({52 * limits.card_decks} cards); this one has {shoe.size}")
     slow = batch.suits_shoe_by_shoe(rules) if not knowledge else []
-    if sum(p for _, p in slow) > limits.suit_products:
+    products = sum(p for _, p in slow)
+    if products > limits.suit_products:
         raise BaccaratError(f"rule set {rules.name!r}: its bets of suits too detailed to compile ("
-                            f"{', '.join(f'{name!r}' for name, _ in slow)}) count {sum(p for _, p in slow):,} products of "
+                            f"{', '.join(f'{name!r}' for name, _ in slow)}) count {products:,} products of "
                             f"suit sets a shoe, at most {limits.suit_products:,} a request here: send fewer of them")
     rows = sum(rows for _, rows in pending_work(rules, knowledge))
     if rows > limits.compile_rows:
