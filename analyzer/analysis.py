@@ -18,9 +18,10 @@ writes them, so that a notebook needs nothing else:
 
 from __future__ import annotations
 
+import sys
+import threading
 from pathlib import Path
 
-from . import batch
 from .bets import BetResult, RuleSet, evaluate, prepare
 from .cards import Shoe
 from .engine import enumerate_coup
@@ -33,15 +34,49 @@ def analyse(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[
     """Every bet of ``rules`` (a RuleSet, or a built-in name or rule file's path) on ``shoe``,
     given ``knowledge`` of the coup's cards (a Knowledge, or ``"1=9"`` items as ``--known``
     writes them): by the rule set's compiled polynomials once it has been analysed on a few
-    shoes in this process (batch.plan_for_one; read from disk where an earlier process kept
+    shoes in this process (:func:`plan_for_one`; read from disk where an earlier process kept
     them), by the enumerator before. Both give the same exact results."""
     rules, shoe, knowledge = as_rules(rules), as_shoe(shoe), as_knowledge(knowledge)
     if not knowledge:
-        plan = batch.plan_for_one(rules)
-        results = batch.analyse_one(plan, shoe) if plan is not None else None
+        plan = plan_for_one(rules)
+        results = sys.modules["analyzer.batch"].analyse_one(plan, shoe) if plan is not None else None
         if results is not None:
             return results
     return enumerated(rules, shoe, knowledge)
+
+
+FEW_ANALYSES = 8  # shoes analysed one at a time by the enumerator before a rule set is compiled
+_USES: dict = {}  # id(rules) -> (rules, shoes analysed one at a time): found by identity, as batch's plans
+_USES_LOCK = threading.Lock()
+
+
+def plan_for_one(rules: RuleSet):
+    """The compiled RulePlan (batch.py) by which :func:`analyse` answers a shoe of ``rules``, or
+    None where the enumerator answers: payouts that are symbols, and the first FEW_ANALYSES
+    shoes of a rule set in this process (one shoe by the enumerator costs a few milliseconds, a
+    compilation a tenth of a second to a second, or a few milliseconds read from disk: a few
+    shoes never pay for it). From then on the rule set is compiled (read from disk where an
+    earlier process kept it: plancache.py), so that a loop over shoes gets the compiled speed
+    without asking.
+
+    Until then batch.py is not imported (with its threads and the card-level counting, about
+    10 ms of a one-off `baccarat edge`): a plan compiled in this process is one batch made."""
+    batch = sys.modules.get("analyzer.batch")
+    plan = batch.compiled_plan(rules) if batch is not None else None
+    if plan is not None:
+        return plan
+    if not all(bet.numeric for bet in rules.bets):
+        return None
+    with _USES_LOCK:
+        rules_seen, used = _USES.get(id(rules), (rules, 0))
+        used = used + 1 if rules_seen is rules else 1
+        if len(_USES) >= 64:
+            _USES.pop(next(iter(_USES)))
+        _USES[id(rules)] = (rules, used)
+    if used <= FEW_ANALYSES:
+        return None
+    from . import batch
+    return batch.compile_rules(rules)
 
 
 def enumerated(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[str] = NOTHING) -> list[BetResult]:

@@ -55,7 +55,6 @@ SPLIT = 26  # bits in the low half of a split monomial
 CHUNK = 256  # shoes per matrix product (keeps the monomials in cache)
 BLOCK = 2_500  # shoes per call when streaming a file: each block's arrays in memory at once
 FEW_SHOES = 32  # below this, a rule set not yet compiled is evaluated by the enumerator, shoe by shoe
-FEW_ANALYSES = 8  # shoes analysed one at a time by the enumerator before a rule set is compiled
 MAX_KIND = 10**6  # cards of one kind in a shoe, at most
 THREADS = os.cpu_count() or 1  # threads for the matrix products (a worker process of simulate: 1)
 GRID = (10, 10, 11, 11)  # value cells: two-card totals, Player third, Banker third (10 = none)
@@ -390,35 +389,11 @@ def compiled_plan(rules: RuleSet) -> RulePlan | None:
     return hit[1] if hit is not None and hit[0] is rules and hit[1].compiled else None
 
 
-def plan_for_one(rules: RuleSet) -> RulePlan | None:
-    """The compiled RulePlan by which analysis.analyse answers a shoe of ``rules``, or None where
-    the enumerator answers: payouts that are symbols, and the first FEW_ANALYSES shoes of a rule
-    set in this process (one shoe by the enumerator costs a few milliseconds, a compilation a
-    tenth of a second to a second, or a few milliseconds read from disk: a few shoes never pay
-    for it). From then on the rule set is compiled (read from disk where an earlier process
-    kept it: plancache.py), so that a loop over shoes gets the compiled speed without asking."""
-    plan = compiled_plan(rules)
-    if plan is not None:
-        return plan
-    if not all(bet.numeric for bet in rules.bets):
-        return None
-    with _PLANS_LOCK:
-        rules_seen, used = _USES.get(id(rules), (rules, 0))
-        used = used + 1 if rules_seen is rules else 1
-        if len(_USES) >= 64:
-            _USES.pop(next(iter(_USES)))
-        _USES[id(rules)] = (rules, used)
-    return compile_rules(rules) if used > FEW_ANALYSES else None
-
-
-_USES: dict = {}  # id(rules) -> (rules, shoes analysed one at a time): found by identity, as _PLANS
-
-
 def compile_rules(rules: RuleSet) -> RulePlan:
     """The RulePlan of ``rules`` with its polynomials built (value and card-level lines), read from
     disk where an earlier process kept them. From then on, analysis.analyse evaluates the rule
     set's shoes by the RulePlan (analyse_one) and evaluate_many always by polynomials.
-    (evaluate_many compiles by itself from FEW_SHOES shoes on, analyse after FEW_ANALYSES shoes.)"""
+    (evaluate_many compiles by itself from FEW_SHOES shoes on, analysis.analyse after FEW_ANALYSES shoes.)"""
     plan = plan_of(rules)
     if not plan.compiled:
         card_polynomials(plan)

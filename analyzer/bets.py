@@ -16,7 +16,6 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .cards import Shoe
-from . import cardcount, closedforms
 from .amounts import parse_payout
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, settled_masks, where  # noqa: F401  (the bet vocabulary)
@@ -26,6 +25,11 @@ from .knowledge import NOTHING, Knowledge
 from .layout import Detail, Needs, memo, union
 from .series import Series, line_numerators, line_probabilities
 from .tableau import PUNTO_BANCO, Tableau
+from .lazy import LazyModule
+
+# The card-level counting, imported when a bet first reads card detail: a value-level question
+# (`baccarat edge --decks 8`) starts without it (about 15 ms of a process).
+cardcount, closedforms = LazyModule("analyzer.cardcount"), LazyModule("analyzer.closedforms")
 
 NEVER = AnyOf(())  # a condition that holds for no coup
 INDEPENDENT = ("independent coups, each with this shoe's exact chances (a real shoe's figure, dealt to its cut "
@@ -395,7 +399,9 @@ def prepare(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool =
     """Compile the card-level counts of these bets (all of them given ``knowledge``, but those on
     values alone) at once, for one shoe or ``many``: bets that read alike share one walk of their
     cards (cardcount.prepare)."""
-    cardcount.prepare(compiled_lines(bets, knowledge), tableau, knowledge, many)
+    lines = compiled_lines(bets, knowledge)
+    if lines:  # (none: nothing to compile, and no card-level counting to import)
+        cardcount.prepare(lines, tableau, knowledge, many)
 
 
 def pending_rows(bets, tableau: Tableau, knowledge: Knowledge = NOTHING, many: bool = False) -> list[tuple]:

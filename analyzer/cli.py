@@ -17,24 +17,9 @@ import click
 
 from . import BUILT_IN, __version__, errors
 from .errors import error_line
+from .lazy import LazyModule
 from . import report as par  # the package alone: what a report needs is loaded when it is made
 from .signals import STOP_SIGNALS
-
-
-class LazyModule:
-    """Module ``name``, imported at its first attribute: `baccarat --version` and `--help` then
-    start without numpy or the engine (a third of the start-up time of a command). A plain
-    import on each use (a dictionary look-up once loaded), so it is thread-safe and the module
-    is an attribute of its package as usual."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __getattr__(self, attribute: str):
-        module = importlib.import_module(self.name)
-        if hasattr(module, "__path__") and not attribute.startswith("_") and not hasattr(module, attribute):
-            return importlib.import_module(f"{self.name}.{attribute}")  # a module of the package, not yet imported
-        return getattr(module, attribute)
 
 
 # The core, each module imported at its first use (see LazyModule): the import graph of the CLI.

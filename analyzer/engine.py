@@ -81,13 +81,24 @@ def dtype_for(shoe: Shoe):
 
 
 def by_value(x, axis):
-    """Fold an axis indexed by rank (A..K) into one indexed by point value (0..9)."""
-    return np.concatenate([x.take(range(9, 13), axis).sum(axis, keepdims=True), x.take(range(9), axis)], axis)
+    """Fold an axis indexed by rank (A..K) into one indexed by point value (0..9): value 0 is the
+    sum over T, J, Q, K, values 1-9 the ranks A-9 as they are."""
+    x = np.moveaxis(x, axis, 0)
+    folded = np.empty((10,) + x.shape[1:], x.dtype)
+    folded[0] = x[9:].sum(0)
+    folded[1:] = x[:9]
+    return np.moveaxis(folded, 0, axis)
 
 
 def head_counts(shoe: Shoe, dtype=np.int64):
     """H[a, b, c, d, cp, cb]: ordered ways to deal the Player values a, b and the Banker values c, d
-    as the four head cards, with hand classes cp and cb (see HAND_CLASSES)."""
+    as the four head cards, with hand classes cp and cb (see HAND_CLASSES).
+
+    Counted by rank (the suits only through "how many same-suit pairs"), folded to values before
+    the pairs are told apart: a pair has both cards of one rank, so the ways with the Player's
+    pair are the rank-level counts on the diagonal r1 = r2 folded alone (and the Banker's on
+    r3 = r4), and the ways without a pair are every way less those (inclusion-exclusion). Each
+    fold then works on a 13**4 x 4 array, not its 16 classes."""
     n = np.array(shoe.counts, dtype=dtype)  # [rank, suit]
     nr = n.sum(1)
     eye = np.eye(13, dtype=int).astype(dtype)
@@ -114,14 +125,29 @@ def head_counts(shoe: Shoe, dtype=np.int64):
             np.stack([player_suited - both_suited, both_suited], -1),
         ],
         -2,
-    )  # [..., player suited?, banker suited?]
-    pair = eye.astype(bool)
-    player_class = np.stack([~pair, ~pair, pair, pair], -1)[:, :, None, None, :, None]
-    banker_class = np.stack([~pair, ~pair, pair, pair], -1)[None, None, :, :, None, :]
-    suited = [0, 1, 0, 1]
-    h = by_suitedness[..., suited, :][..., suited] * player_class * banker_class
+    )  # [r1, r2, r3, r4, player suited?, banker suited?]
+    rank = np.arange(13)
+    every = by_suitedness
     for axis in range(4):
-        h = by_value(h, axis)
+        every = by_value(every, axis)  # [a, b, c, d, ...]
+    player_pair = by_value(by_value(by_value(by_suitedness[rank, rank], 0), 1), 2)  # [a (= b), c, d, ...]
+    banker_pair = by_value(by_value(by_value(by_suitedness[:, :, rank, rank], 0), 1), 2)  # [a, b, c (= d), ...]
+    both_pairs = by_value(by_value(by_suitedness[rank, rank][:, rank, rank], 0), 1)  # [a (= b), c (= d), ...]
+    v, (a, c) = np.arange(10), np.ix_(range(10), range(10))
+    plain, pair = slice(0, 2), slice(2, 4)  # hand classes without and with a pair (see HAND_CLASSES)
+    h = np.empty((10, 10, 10, 10, 4, 4), dtype)  # every cell is written below
+    h[..., plain, plain] = every
+    h[v, v, :, :, plain, plain] -= player_pair  # [a, c, d]: the Player's values a, a
+    h[:, :, v, v, plain, plain] -= banker_pair  # [a, b, c]: the Banker's values c, c
+    h[a, a, c, c, plain, plain] += both_pairs  # inclusion-exclusion: neither hand a pair
+    h[..., pair, plain] = 0
+    h[v, v, :, :, pair, plain] = player_pair
+    h[a, a, c, c, pair, plain] -= both_pairs  # the Player's pair without the Banker's
+    h[..., plain, pair] = 0
+    h[:, :, v, v, plain, pair] = banker_pair
+    h[a, a, c, c, plain, pair] -= both_pairs
+    h[..., pair, pair] = 0
+    h[a, a, c, c, pair, pair] = both_pairs
     return h
 
 
@@ -147,12 +173,18 @@ class Distribution:
 
 @lru_cache(maxsize=8)
 def cells(tableau: Tableau):
-    """The grid of cells (two-card totals, third cards, hand classes) and which can occur."""
-    pt, bt, p3, b3, cp, cb = np.indices((10, 10, 11, 11, 4, 4), np.int8).reshape(6, -1)  # small: 54,304 cells kept
+    """The grid of cells (two-card totals, third cards, hand classes) and which can occur.
+
+    Which occur, and their fields but the pairs and suits, depend on the totals and third cards
+    alone: they are worked out on those 12,100 cells and repeated for the 16 pairs of hand
+    classes, the grid's last axes (so the cells keep their order)."""
+    pt, bt, p3, b3 = np.indices((10, 10, 11, 11), np.int8).reshape(4, -1)
     p_draws, b_draws = draws(tableau, pt, bt, p3)
-    keep = np.flatnonzero(((p3 < 10) == p_draws) & ((b3 < 10) == b_draws))
-    pt, bt, cp, cb = pt[keep], bt[keep], cp[keep], cb[keep]
-    fields = value_fields(pt, bt, np.where(p3 < 10, p3, NONE)[keep], np.where(b3 < 10, b3, NONE)[keep])
+    drawn = np.flatnonzero(((p3 < 10) == p_draws) & ((b3 < 10) == b_draws))  # 3,394 of the value cells
+    keep = (drawn[:, None] * 16 + np.arange(16)).reshape(-1)  # small: 54,304 cells kept
+    pt, bt, p3, b3 = pt[drawn], bt[drawn], np.where(p3 < 10, p3, NONE)[drawn], np.where(b3 < 10, b3, NONE)[drawn]
+    fields = {name: np.repeat(field, 16) for name, field in value_fields(pt, bt, p3, b3).items()}
+    cp, cb = np.tile(np.arange(16, dtype=np.int8) // 4, len(drawn)), np.tile(np.arange(16, dtype=np.int8) % 4, len(drawn))
     fields |= {"player_pair": cp >= 2, "banker_pair": cb >= 2, "player_suited": cp % 2 == 1, "banker_suited": cb % 2 == 1}
     return keep, fields
 
@@ -207,26 +239,29 @@ def closed_form(shoe: Shoe, tableau: Tableau, dtype) -> Distribution:
     h0 = g.sum((2, 3))  # [pt, bt, cp, cb]
     pa, ba = g.sum(3), g.sum(2)  # [pt, bt, x, cp, cb]: Player's / Banker's first card is x
     h1 = 2 * (pa + ba)  # sum of H * R_x (each hand's two cards are exchangeable)
-    x, y = np.arange(10)[:, None], np.arange(10)[None, :]
-    eye = (x == y).astype(int)[None, None, :, :, None, None]
-    player_pair_xy = ((x + y) % 10 == np.arange(10)[:, None, None])[:, None, :, :, None, None]
-    banker_pair_xy = ((x + y) % 10 == np.arange(10)[:, None, None])[None, :, :, :, None, None]
-    h2 = (  # sum of H * R_x * R_y, over the ordered pairs of head positions
-        eye * h1[:, :, :, None]
-        + 2 * player_pair_xy * pa[:, :, :, None]
-        + 2 * banker_pair_xy * ba[:, :, :, None]
-        + 4 * (g + g.transpose(0, 1, 3, 2, 4, 5))
-    )
     v = np.array(shoe.value_counts(), dtype=dtype)
-    vx, vy = v[None, None, :, None, None, None], v[None, None, None, :, None, None]
     rest = shoe.size - 4
     m1 = v[None, None, :, None, None] * h0[:, :, None] - h1  # sum of H * m_x
-    m2 = vx * vy * h0[:, :, None, None] - vx * h1[:, :, None, :] - vy * h1[:, :, :, None] + h2
     grid = np.zeros((10, 10, 11, 11, 4, 4), dtype=dtype)
     grid[:, :, 10, 10] = rest * (rest - 1) * h0  # nobody draws: two free cards
     grid[:, :, 10, :10] = (rest - 1) * m1  # the Banker alone draws y: one free card
     grid[:, :, :10, 10] = (rest - 1) * m1  # the Player alone draws x: one free card
-    grid[:, :, :10, :10] = m2 - eye * m1[:, :, :, None]  # both draw: m_x (m_y - [x == y])
+    # Both draw: sum of H * m_x (m_y - [x == y]) = m2 - [x == y] m1, where m2 = sum of H m_x m_y =
+    # v_x v_y h0 - v_x h1_y - v_y h1_x + h2, and h2 = sum of H R_x R_y over the ordered pairs of
+    # head positions = 4 (g + g^T) (a card of each hand) + 2 [x + y = pt] pa + 2 [x + y = bt] ba
+    # (the two cards of one hand) + [x == y] h1 (a position with itself). Written into the grid
+    # term by term, each term on a diagonal added there alone: one array of the grid's size at a time.
+    both = grid[:, :, :10, :10]  # [pt, bt, x, y, cp, cb]
+    np.add(g, g.transpose(0, 1, 3, 2, 4, 5), out=both)
+    both *= 4
+    term = np.empty_like(g)
+    both += np.multiply(np.multiply.outer(v, v)[None, None, :, :, None, None], h0[:, :, None, None], out=term)
+    both -= np.multiply(v[None, None, :, None, None, None], h1[:, :, None, :], out=term)
+    both -= np.multiply(v[None, None, None, :, None, None], h1[:, :, :, None], out=term)
+    x, t = np.arange(10), np.arange(10)[:, None]  # t: a two-card total
+    both[:, :, x, x] += h1 - m1  # [x == y] (h1 - m1)
+    both[t, :, x, (t - x) % 10] += 2 * pa[t, :, x]  # [pt, x, bt, ...]: the Player's two cards x, pt - x
+    both[:, t, x, (t - x) % 10] += 2 * ba[:, t, x]  # [pt, bt, x, ...]: the Banker's two cards x, bt - x
     keep, fields = cells(tableau)
     counts = grid.reshape(-1)[keep]
     if dtype is not object:

@@ -1,5 +1,7 @@
-"""A package's names that live in its modules, each module imported when one of its names is
-first used: ``import analyzer`` (and ``baccarat --version``) then loads no numpy."""
+"""Imports put off until first use: a package's names that live in its modules (``import
+analyzer`` and ``baccarat --version`` then load no numpy), and a module imported at its first
+attribute (a command loads only what it computes with: a value-level ``edge`` none of the
+card-level counting, nor the compiled route of many shoes)."""
 
 import importlib
 
@@ -24,3 +26,20 @@ def exports(package: str, homes: dict[str, tuple[str, ...]], own: tuple[str, ...
         return sorted(set(vars(importlib.import_module(package))) | set(home))
 
     return __getattr__, __dir__, [*own, *home]
+
+
+class LazyModule:
+    """Module ``name``, imported at its first attribute: `baccarat --version` and `--help` then
+    start without numpy or the engine (a third of the start-up time of a command), and a module
+    that needs another only for some of its work imports it when that work comes. A plain
+    import on each use (a dictionary look-up once loaded), so it is thread-safe and the module
+    is an attribute of its package as usual."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __getattr__(self, attribute: str):
+        module = importlib.import_module(self.name)
+        if hasattr(module, "__path__") and not attribute.startswith("_") and not hasattr(module, attribute):
+            return importlib.import_module(f"{self.name}.{attribute}")  # a module of the package, not yet imported
+        return getattr(module, attribute)

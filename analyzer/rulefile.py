@@ -23,7 +23,6 @@ from decimal import Decimal
 from difflib import get_close_matches
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from . import BUILT_IN  # the names of the rule files in rules/, in display order
@@ -51,8 +50,13 @@ MAX_LINES = 1000  # pay lines of a bet: the largest pay table dealt has a dozen;
 MAX_TESTS = 1000  # tests in one line's condition: each is a pass over the coup's cells
 
 
+BUILT_IN_FOLDER = Path(__file__).with_name("rules")  # installed beside the modules (package data)
+
+
 def builtin_text(name: str) -> str:
-    return resources.files("analyzer").joinpath("rules", f"{name}.toml").read_text(encoding="utf-8")
+    """The text of a built-in rule file. (Read beside this module, as plancache reads the
+    modules themselves: importlib.resources would cost a one-off command about 8 ms of imports.)"""
+    return (BUILT_IN_FOLDER / f"{name}.toml").read_text(encoding="utf-8")
 
 
 def get_rules(spec: str) -> RuleSet:

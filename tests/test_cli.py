@@ -193,6 +193,20 @@ def test_version_and_help_load_no_numpy():
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_a_value_level_question_loads_no_card_level_counting():
+    # edge of the standard rules: the enumerator alone, none of the card-level counting, the
+    # compiled route of many shoes or the resources machinery (about 30 ms of a one-off command);
+    # a card-level rule set loads what it counts with.
+    code = ("import sys; from analyzer.cli import cli\ntry: cli(['edge', '--decks', '8'{more}])\nexcept SystemExit: pass\n"
+            "print(sorted({{'analyzer.cardcount', 'analyzer.closedforms', 'analyzer.batch', 'analyzer.plancache',"
+            " 'importlib.resources'}} & set(sys.modules)))")
+    loaded = subprocess.run([sys.executable, "-c", code.format(more="")], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip().splitlines()[-1] == "[]"
+    card_level = subprocess.run([sys.executable, "-c", code.format(more=", '--rules', 'catalog'")], capture_output=True,
+                                text=True, check=True)
+    assert "'analyzer.cardcount'" in card_level.stdout.strip().splitlines()[-1]
+
+
 def test_shoe_files(tmp_path):
     toml = tmp_path / "shoe.toml"
     toml.write_text("[ranks]\nA = 32\n2 = 32\n3 = 32\n4 = 32\n5 = 32\n6 = 32\n7 = 32\n8 = 32\n9 = 32\n"

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from analyzer import plancache
 from analyzer.analysis import analyse, enumerated
-from analyzer.batch import FEW_ANALYSES, compile_rules, evaluate_many, plan_of, plan_for_one
+from analyzer.analysis import FEW_ANALYSES, plan_for_one
+from analyzer.batch import compile_rules, evaluate_many, plan_of
 from analyzer.cardcount import compile_lines, layout_of, stored_or_compiled
 from analyzer.cards import Shoe
 from analyzer.cli import cli
@@ -39,11 +40,12 @@ def fresh_rules(text: str = ""):
 
 def forget():
     """Forget every compilation held in this process, as a new process starts."""
+    import analyzer.analysis as analysis
     import analyzer.batch as batch
     import analyzer.cardcount as cardcount
     batch._plan.cache_clear()
     batch._PLANS.clear()
-    batch._USES.clear()
+    analysis._USES.clear()
     cardcount.COMPILED.values.clear()
 
 
