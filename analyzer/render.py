@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-import json
 import math
 import re
 import unicodedata
@@ -281,6 +280,8 @@ def simple_table(headers: list, rows: list, aligns: list) -> str:
 def render(view: View, fmt: str = "simple", show_exact: bool = False) -> str:
     """The view as text in ``fmt``: any tabulate format, ``json`` or ``csv``."""
     if fmt == "json":
+        import json  # here: a table of text does not import it
+
         return json.dumps(to_json(view.data), indent=2)
     if fmt == "csv":
         return csv_table(view)

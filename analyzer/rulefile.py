@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from difflib import get_close_matches
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -84,6 +83,8 @@ def nearest(name: str) -> str:
     >>> nearest("standrad"), nearest("zzz")
     (": did you mean 'standard'?", '')
     """
+    from difflib import get_close_matches  # here: only a name not found is compared
+
     close = get_close_matches(name, BUILT_IN, n=1)
     return f": did you mean {close[0]!r}?" if close else ""
 

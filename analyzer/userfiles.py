@@ -6,7 +6,6 @@ thousands of digits, nesting thousands deep).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -133,6 +132,8 @@ def inline_table_hint(text: str, error: str) -> str:
 
 def parse_json(text: str, context: str):
     """JSON text, every failure a one-line BaccaratError naming ``context``."""
+    import json  # here: a command that reads no JSON does not import it
+
     check_nesting(text, context)
     try:
         return json.loads(text, object_pairs_hook=lambda pairs: unique_keys(pairs, context))
