@@ -39,9 +39,12 @@ def analyse(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[
     rules, shoe, knowledge = as_rules(rules), as_shoe(shoe), as_knowledge(knowledge)
     if not knowledge:
         plan = plan_for_one(rules)
-        results = sys.modules["analyzer.batch"].analyse_one(plan, shoe) if plan is not None else None
-        if results is not None:
-            return results
+        if plan is not None:
+            from . import batch  # loaded: plan_for_one found or made the plan there
+
+            results = batch.analyse_one(plan, shoe)
+            if results is not None:
+                return results
     return enumerated(rules, shoe, knowledge)
 
 
@@ -60,9 +63,14 @@ def plan_for_one(rules: RuleSet):
     without asking.
 
     Until then batch.py is not imported (with its threads and the card-level counting, about
-    10 ms of a one-off `baccarat edge`): a plan compiled in this process is one batch made."""
-    batch = sys.modules.get("analyzer.batch")
-    plan = batch.compiled_plan(rules) if batch is not None else None
+    10 ms of a one-off `baccarat edge`): a plan compiled in this process is one batch made. Where
+    batch is in sys.modules it is imported as usual, which waits for an import another thread
+    has under way (a module is in sys.modules before its body has run)."""
+    plan = None
+    if "analyzer.batch" in sys.modules:
+        from . import batch
+
+        plan = batch.compiled_plan(rules)
     if plan is not None:
         return plan
     if not all(bet.numeric for bet in rules.bets):

@@ -33,12 +33,19 @@ class LazyModule:
     start without numpy or the engine (a third of the start-up time of a command), and a module
     that needs another only for some of its work imports it when that work comes. A plain
     import on each use (a dictionary look-up once loaded), so it is thread-safe and the module
-    is an attribute of its package as usual."""
+    is an attribute of its package as usual. It copies and pickles as its name:
+
+    >>> import copy, pickle
+    >>> copy.copy(LazyModule("json")).dumps([1]), pickle.loads(pickle.dumps(LazyModule("json"))).name
+    ('[1]', 'json')
+    """
 
     def __init__(self, name: str):
         self.name = name
 
     def __getattr__(self, attribute: str):
+        if "name" not in self.__dict__:  # a copy or an unpickling, before its state is set: not the module's
+            raise AttributeError(attribute)
         module = importlib.import_module(self.name)
         if hasattr(module, "__path__") and not attribute.startswith("_") and not hasattr(module, attribute):
             return importlib.import_module(f"{self.name}.{attribute}")  # a module of the package, not yet imported

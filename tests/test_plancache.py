@@ -12,8 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import plancache
-from analyzer.analysis import analyse, enumerated
-from analyzer.analysis import FEW_ANALYSES, plan_for_one
+from analyzer.analysis import FEW_ANALYSES, analyse, enumerated, plan_for_one
 from analyzer.batch import compile_rules, evaluate_many, plan_of
 from analyzer.cardcount import compile_lines, layout_of, stored_or_compiled
 from analyzer.cards import Shoe
@@ -158,6 +157,23 @@ def test_analyse_takes_the_compiled_route_after_a_few_shoes_and_agrees(cache):
     assert [plan_for_one(again) for _ in range(FEW_ANALYSES)] == [None] * FEW_ANALYSES
     files = sorted(cache.glob("*.npz"))
     assert plan_for_one(again) is not None and sorted(cache.glob("*.npz")) == files  # read, nothing compiled anew
+
+
+def test_threads_that_analyse_as_the_compiled_route_is_first_loaded(cache):
+    # A fresh interpreter: batch.py is not loaded until a rule set is compiled (or asked for), and a
+    # module is in sys.modules before its body has run; threads that reach the compiled route while
+    # another imports it must wait for it, not read a half-loaded module (a review found 15-23
+    # errors of 36 so).
+    code = ("import random, threading\nfrom analyzer import analysis\nfrom analyzer.cards import Shoe\n"
+            "from analyzer.rulefile import get_rules\nrules = get_rules('standard')\nerrors, done = [], []\n"
+            "def work(i):\n    rng = random.Random(i)\n    for _ in range(6):\n        try:\n"
+            "            analysis.analyse(rules, Shoe.decks(8).remove(*rng.sample('A23456789TJQK', 3))); done.append(1)\n"
+            "        except Exception as e:\n            errors.append(repr(e))\n"
+            "threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]\n"
+            "[t.start() for t in threads]; [t.join() for t in threads]\nprint(len(done), errors[:1])")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            env=os.environ | {"XDG_CACHE_HOME": str(cache.parent)})
+    assert result.stdout.split("\n")[0] == "36 []"
 
 
 def test_cache_info_and_clear(cache):
