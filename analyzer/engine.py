@@ -80,14 +80,16 @@ def dtype_for(shoe: Shoe):
     return np.int64 if 8 * shoe.size**6 < 2**63 else object
 
 
-def by_value(x, axis):
-    """Fold an axis indexed by rank (A..K) into one indexed by point value (0..9): value 0 is the
-    sum over T, J, Q, K, values 1-9 the ranks A-9 as they are."""
-    x = np.moveaxis(x, axis, 0)
-    folded = np.empty((10,) + x.shape[1:], x.dtype)
-    folded[0] = x[9:].sum(0)
-    folded[1:] = x[:9]
-    return np.moveaxis(folded, 0, axis)
+def by_value(x, *axes):
+    """Fold each of ``axes``, indexed by rank (A..K), into one indexed by point value (0..9):
+    value 0 is the sum over T, J, Q, K, values 1-9 the ranks A-9 as they are."""
+    for axis in axes:
+        x = np.moveaxis(x, axis, 0)
+        folded = np.empty((10,) + x.shape[1:], x.dtype)
+        folded[0] = x[9:].sum(0)
+        folded[1:] = x[:9]
+        x = np.moveaxis(folded, 0, axis)
+    return x
 
 
 def head_counts(shoe: Shoe, dtype=np.int64):
@@ -127,12 +129,10 @@ def head_counts(shoe: Shoe, dtype=np.int64):
         -2,
     )  # [r1, r2, r3, r4, player suited?, banker suited?]
     rank = np.arange(13)
-    every = by_suitedness
-    for axis in range(4):
-        every = by_value(every, axis)  # [a, b, c, d, ...]
-    player_pair = by_value(by_value(by_value(by_suitedness[rank, rank], 0), 1), 2)  # [a (= b), c, d, ...]
-    banker_pair = by_value(by_value(by_value(by_suitedness[:, :, rank, rank], 0), 1), 2)  # [a, b, c (= d), ...]
-    both_pairs = by_value(by_value(by_suitedness[rank, rank][:, rank, rank], 0), 1)  # [a (= b), c (= d), ...]
+    every = by_value(by_suitedness, 0, 1, 2, 3)  # [a, b, c, d, ...]
+    player_pair = by_value(by_suitedness[rank, rank], 0, 1, 2)  # [a (= b), c, d, ...]
+    banker_pair = by_value(by_suitedness[:, :, rank, rank], 0, 1, 2)  # [a, b, c (= d), ...]
+    both_pairs = by_value(by_suitedness[rank, rank][:, rank, rank], 0, 1)  # [a (= b), c (= d), ...]
     v, (a, c) = np.arange(10), np.ix_(range(10), range(10))
     plain, pair = slice(0, 2), slice(2, 4)  # hand classes without and with a pair (see HAND_CLASSES)
     h = np.empty((10, 10, 10, 10, 4, 4), dtype)  # every cell is written below
@@ -184,7 +184,8 @@ def cells(tableau: Tableau):
     keep = (drawn[:, None] * 16 + np.arange(16)).reshape(-1)  # small: 54,304 cells kept
     pt, bt, p3, b3 = pt[drawn], bt[drawn], np.where(p3 < 10, p3, NONE)[drawn], np.where(b3 < 10, b3, NONE)[drawn]
     fields = {name: np.repeat(field, 16) for name, field in value_fields(pt, bt, p3, b3).items()}
-    cp, cb = np.tile(np.arange(16, dtype=np.int8) // 4, len(drawn)), np.tile(np.arange(16, dtype=np.int8) % 4, len(drawn))
+    classes = np.tile(np.arange(16, dtype=np.int8), len(drawn))  # cp * 4 + cb
+    cp, cb = classes // 4, classes % 4
     fields |= {"player_pair": cp >= 2, "banker_pair": cb >= 2, "player_suited": cp % 2 == 1, "banker_suited": cb % 2 == 1}
     return keep, fields
 
