@@ -32,7 +32,7 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from operator import mul, truediv
@@ -42,7 +42,7 @@ from threadpoolctl import ThreadpoolController
 
 from . import cardcount, closedforms, plancache
 from .bets import BetResult, RuleSet, card_line_counts, prepare, result_of, settled_cells
-from .series import nets_by_count
+from .series import geometric_ev, nets_by_count
 from .cards import KINDS, RANKS, BaccaratError, Shoe
 from .engine import cells, enumerate_coup, falling
 from .layout import draws
@@ -148,7 +148,7 @@ def falling_monomials(v: np.ndarray, dtype=np.float64, levels: int = DEGREE, wit
     v = np.asarray(v).T.astype(dtype)  # [x, b]
     factors = (v[:, None, :] - np.arange(7, dtype=dtype)[None, :, None]).reshape(70, -1)
     monomials = np.ones((1, v.shape[1]), dtype)
-    for blocks in monomial_plan()[0][:levels]:
+    for blocks in monomial_plan(DEGREE)[0][:levels]:  # (DEGREE given: one cache entry with multisets())
         new = np.empty((sum(end - start for _, start, end in blocks), v.shape[1]), dtype)
         row = 0
         for factor, start, end in blocks:
@@ -312,7 +312,7 @@ class RulePlan:
         value_sums = tuple(tuple((int(r), int(value_from_basis[r, k])) for r in np.flatnonzero(value_from_basis[:, k]))
                            for k in range(value_from_basis.shape[1]))
         last_level, row = [], 0
-        for factor, start, end in monomial_plan()[0][DEGREE - 1]:
+        for factor, start, end in monomial_plan(DEGREE)[0][DEGREE - 1]:
             last_level.append((factor, (start, end), np.ascontiguousarray(basis_rows[:, row:row + end - start])))
             row += end - start
         return Polynomials(basis_rows, value_from_basis, value_sums, tuple(last_level))
@@ -683,14 +683,31 @@ class Batch:
     scale[b] * EV * total[i] for bet b, an exact integer (int64 or Python int); for a bet across
     coups (whose EV is no linear function of its columns) ``series[b]`` holds its EV on each
     shoe instead, as (numerators, denominators): Python integers, not in lowest terms (a
-    Fraction reduces them where one is asked for: ``ev``, ``ev_terms``)."""
+    Fraction reduces them where one is asked for: ``ev``, ``ev_terms``), worked out when first
+    asked for: the signs and floats of those EVs (``positive``, ``ev_floats``: a simulation's
+    questions) have a faster route of their own (series_estimates)."""
 
     plan: RulePlan
     counts: np.ndarray  # [shoe, rank, suit]
     total: np.ndarray  # N(N-1)...(N-5) per shoe: int64, or Python integers beyond FAST_CARDS
     lines: np.ndarray
     numerators: np.ndarray
-    series: dict = field(default_factory=dict)  # bet index -> ([shoe] numerators, [shoe] denominators) of a bet across coups
+
+    @cached_property
+    def series(self) -> dict:
+        """bet index -> ([shoe] numerators, [shoe] denominators) of each bet across coups (series_evs)."""
+        return series_evs(self.plan, self.lines, self.total)
+
+    def series_estimates(self, exact_near=()) -> dict:
+        """bet index -> ([shoe] EV > 0, [shoe] EV as a float) of each bet across coups: from the
+        exact EVs where they are worked out (the nearest floats), else by series_floats (exact
+        signs; floats within FLOAT_ROUTE_ERROR, on the same side as the nearest float of every
+        value of ``exact_near``)."""
+        if "series" in self.__dict__:
+            return {b: (numerators > 0, np.array(list(map(truediv, numerators, denominators)), np.float64))
+                    for b, (numerators, denominators) in self.series.items()}
+        return {b: series_floats(self.plan, self.lines, self.total, b, exact_near)
+                for b, bet in enumerate(self.bets) if bet.series is not None}
 
     def __len__(self):
         return len(self.counts)
@@ -740,17 +757,19 @@ class Batch:
     def positive(self) -> np.ndarray:
         """[shoe, bet]: the bet has positive expectation (exact integer sign)."""
         out = self.numerators > 0
-        for b, (numerators, _) in self.series.items():
-            out[:, b] = numerators > 0  # over a positive denominator
+        for b, (sign, _) in self.series_estimates().items():
+            out[:, b] = sign
         return out
 
-    def ev_floats(self) -> np.ndarray:
+    def ev_floats(self, exact_near=()) -> np.ndarray:
         """[shoe, bet] EVs as floats, for statistics and charts (each the nearest float to the
-        exact EV, up to one rounding of numerator and denominator)."""
+        exact EV, up to one rounding of numerator and denominator; a bet across coups, unless
+        its exact EVs are worked out, within FLOAT_ROUTE_ERROR of it, and on the same side as
+        the nearest float of each value of ``exact_near``, a histogram's edges: series_floats)."""
         out = self.numerators.astype(np.float64) / (self.plan.scale.astype(np.float64)[None, :]
                                                     * self.total.astype(np.float64)[:, None])
-        for b, (numerators, denominators) in self.series.items():
-            out[:, b] = list(map(truediv, numerators, denominators))  # int / int: the nearest float to the quotient
+        for b, (_, floats) in self.series_estimates(exact_near).items():
+            out[:, b] = floats
         return out
 
 
@@ -801,17 +820,17 @@ def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
         if progress:
             progress(1)
     numerators = numerators_of(plan, lines, total)
-    return Batch(plan, n, total, lines, numerators, series_evs(plan, lines, total))
+    return Batch(plan, n, total, lines, numerators)
 
 
-def series_evs(plan: RulePlan, lines: np.ndarray, total: np.ndarray) -> dict:
+def series_evs(plan: RulePlan, lines: np.ndarray, total: np.ndarray, only: int | None = None) -> dict:
     """bet index -> (numerators, denominators), the exact EV on each shoe of each bet across
-    coups (series.py), not in lowest terms: by the closed form of series.geometric_ev for all
-    the shoes at once where it applies (geometric_terms, shared by the bets that follow the same
-    coups), else shoe by shoe by the law of its count."""
+    coups (series.py; ``only`` that bet), not in lowest terms: by the closed form of
+    series.geometric_ev for all the shoes at once where it applies (geometric_terms, shared by
+    the bets that follow the same coups), else shoe by shoe by the law of its count."""
     out, shared = {}, {}
     for b, bet in enumerate(plan.rules.bets):
-        if bet.series is None:
+        if bet.series is None or only not in (None, b):
             continue
         counts, ends = (lines[:, k] for k in plan.line_columns[b])
         top, scale, nets = nets_by_count(bet)
@@ -832,6 +851,69 @@ def series_evs(plan: RulePlan, lines: np.ndarray, total: np.ndarray) -> dict:
             numerators[i], denominators[i] = ev.numerator, ev.denominator
         out[b] = (numerators, denominators)
     return out
+
+
+UNIT = 2.0**-53  # float64's unit roundoff
+
+
+FLOAT_ROUTE_ERROR = 2.0**-30  # the largest error series_floats lets an EV's float carry; past it, exact EVs
+
+
+def series_floats(plan: RulePlan, lines: np.ndarray, total: np.ndarray, b: int,
+                  exact_near: np.ndarray = ()) -> tuple[np.ndarray, np.ndarray]:
+    """([shoe] EV > 0, exactly; [shoe] EV as a float) of bet b, a bet across coups, on every shoe:
+    where series_evs takes the closed form of series.geometric_ev, that form in float64, its sign
+    proved or the shoe's EV taken exactly; elsewhere the exact EV by the count's law, as
+    series_evs takes it (and series_evs' own on shoes past FAST_CARDS, for nets past 2^53, or
+    where the bound below passes FLOAT_ROUTE_ERROR: a bet paying hundreds of thousands).
+
+    With r = c / s and q = e / s (s = c + e: c the coups that count, e those that end it), the
+    closed form is d EV = sum_{k<K} n_k r^k q + n_K r^K, whose weights r^k q and r^K add up to 1.
+    In float64 (unit roundoff u = 2^-53; every n_k an integer below 2^53, so exact): c, e, s are
+    rounded once each, r and q then carry a relative error of at most 3.01u, r^k by k products
+    at most 4k * 1.01u, a term with its two more products at most (4K + 5) * 1.01u; adding the
+    K + 1 terms one by one adds at most K * 1.01u times the sum of their sizes. The error of
+    d EV is then below (5K + 5) * 1.02u * max |n_k| < B = (6K + 8) u max |n_k|: where the float
+    is farther than B from 0 its sign is the exact sign, and elsewhere (a shoe where the bet is
+    all but even) the EV is taken in integers (series.geometric_ev). The float EV, one division
+    more, is within E = B / d + 2u |EV| of the EV (at most FLOAT_ROUTE_ERROR: statistics never
+    see it). Where it is within E + 4u |EV| of a value of ``exact_near`` (a histogram's edges)
+    the EV is taken exactly too, so that the float falls on the same side of each such value
+    as the nearest float to the EV does (the edges are floats, and rounding keeps order)."""
+    bet = plan.rules.bets[b]
+    counts, ends = (lines[:, k] for k in plan.line_columns[b])
+    top, scale, nets = nets_by_count(bet)
+    largest = max(abs(n) for n in nets)
+    bound = (6 * top + 8) * UNIT * largest
+    if lines.dtype == object or largest >= 2**53 or bound / scale > FLOAT_ROUTE_ERROR:
+        numerators, denominators = series_evs(plan, lines, total, only=b)[b]
+        return numerators > 0, np.array(list(map(truediv, numerators, denominators)), np.float64)
+    closed = (counts + ends > 0) & ((ends > 0) | (bet.series.most is not None)) if bet.series.coups is None else \
+        np.zeros(len(lines), bool)
+    c, e = counts[closed], ends[closed]
+    s = (c + e).astype(np.float64)
+    r, q = c.astype(np.float64) / s, e.astype(np.float64) / s
+    weighted, power = np.zeros(len(c)), np.ones(len(c))
+    for k in range(top):
+        weighted += nets[k] * power * q
+        power *= r
+    weighted += nets[top] * power
+    sign, floats = np.zeros(len(lines), bool), np.zeros(len(lines))
+    sign[closed], floats[closed] = weighted > 0, weighted / scale
+    unsure = np.abs(weighted) <= bound
+    edges = np.sort(np.asarray(exact_near, np.float64))
+    if len(edges):
+        f = floats[closed]
+        at = np.searchsorted(edges, f)
+        gap = np.minimum(np.abs(f - edges[np.maximum(at - 1, 0)]), np.abs(f - edges[np.minimum(at, len(edges) - 1)]))
+        unsure |= gap <= bound / scale + 6 * UNIT * np.abs(f)
+    for i in np.flatnonzero(closed)[unsure]:  # the sign, or the side of an edge, not proved: the exact EV
+        ev = geometric_ev(bet, int(counts[i]), int(ends[i]))
+        sign[i], floats[i] = ev > 0, float(ev)
+    for i in np.flatnonzero(~closed):  # no closed form (a limit of coups; nothing ends the bet): the count's law
+        ev = result_of(bet, [int(counts[i]), int(ends[i])], int(total[i])).ev
+        sign[i], floats[i] = ev > 0, float(ev)
+    return sign, floats
 
 
 def geometric_terms(counts: np.ndarray, ends: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray]:

@@ -35,9 +35,7 @@ import functools
 import itertools
 import logging
 import os
-from asyncio import CancelledError as AsyncCancelledError
 from collections import deque
-from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -124,43 +122,56 @@ class Coups:
 
 
 def deal_coups(deal: Deal, tableau, cards: np.ndarray) -> Coups:
-    """Deal every shoe of ``cards`` [shoe, position] to the cut card, all shoes in lockstep."""
+    """Deal every shoe of ``cards`` [shoe, position] to the cut card. The cards a coup takes
+    depend only on where it starts, so the draws are worked out once for every position of every
+    shoe; each shoe's coups then follow from the first, a coup starting where the last ended while
+    more than ``cut`` cards are left (so at least 6: every card a coup may take is in the shoe)."""
     shoes, length = cards.shape
-    value = KIND_VALUE[cards]
-    at = burned(deal, cards)
-    out = []
-    rows = np.arange(shoes)
+    value = np.pad(KIND_VALUE[cards], ((0, 0), (0, 4)))  # past the end: read only for starts no coup has
+    pt = (value[:, :length] + value[:, 2:length + 2]) % 10
+    bt = (value[:, 1:length + 1] + value[:, 3:length + 3]) % 10
+    player_draws, banker_draws = draws(tableau, pt, bt, value[:, 4:length + 4])  # [shoe, start]
+    used = 4 + player_draws + banker_draws
+    at, rows, found = burned(deal, cards), np.arange(shoes), []
     while True:
-        live = rows[length - at[rows] > deal.cut]
-        if not len(live):
+        rows = rows[length - at[rows] > deal.cut]
+        if not len(rows):
             break
-        p = at[live]
-        take = lambda k: cards[live, p + k]  # noqa: E731
-        pt, bt = (value[live, p] + value[live, p + 2]) % 10, (value[live, p + 1] + value[live, p + 3]) % 10
-        p_draws, b_draws = draws(tableau, pt, bt, value[live, p + 4])
-        player_3 = np.where(p_draws, take(4), NONE)
-        banker_3 = np.where(b_draws, np.where(p_draws, take(5), take(4)), NONE)
-        kinds = np.column_stack([take(0), take(1), take(2), take(3), player_3, banker_3])  # PLACES order
-        used = 4 + p_draws + b_draws
-        out.append((live, p, used, kinds))
-        at[live] = p + used
-        rows = live
-    if not out:
+        found.append((rows, at[rows]))
+        at[rows] += used[rows, at[rows]]
+    if not found:
         empty = np.zeros(0, np.int64)
         return Coups(empty, empty, empty, np.zeros((0, len(PLACES)), np.int64))
-    shoe, start, used, kinds = (np.concatenate(parts) for parts in zip(*out))
+    shoe, start = (np.concatenate(parts) for parts in zip(*found))
     order = np.lexsort((start, shoe))
-    return Coups(shoe[order], start[order], used[order], kinds[order])
+    shoe, start = shoe[order], start[order]
+    take = lambda k: cards[shoe, start + k]  # noqa: E731
+    p_draws, b_draws = player_draws[shoe, start], banker_draws[shoe, start]
+    player_3 = np.where(p_draws, take(4), NONE)
+    banker_3 = np.where(b_draws, np.where(p_draws, take(5), take(4)), NONE)
+    kinds = np.column_stack([take(0), take(1), take(2), take(3), player_3, banker_3])  # PLACES order
+    return Coups(shoe, start, used[shoe, start], kinds)
 
 
 def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
     """[coup, rank, suit]: the cards left in the shoe when each coup starts (burned cards are
-    gone): the cards at positions from its start on, counted by suffix sums per shoe."""
+    gone). A shoe's coups follow one another, so each leaves the shoe the one before it left
+    less that coup's cards: the cards from its first coup on, less the cards of its coups before
+    (cumulative counts over the coups, a few per coup, not over every position of the shoe)."""
     shoes, length = cards.shape
-    onehot = np.zeros((shoes, length + 1, 52), np.int32)
-    onehot[np.arange(shoes)[:, None], np.arange(length)[None, :], cards] = 1
-    suffix = onehot[:, ::-1].cumsum(1)[:, ::-1]  # suffix[s, k]: cards at positions >= k
-    return suffix[coups.shoe, coups.start].astype(np.int64).reshape(-1, 13, 4)
+    n = len(coups.shoe)
+    if not n:
+        return np.zeros((0, 13, 4), np.int64)
+    dealt = np.where(coups.kinds >= 0, coups.kinds, 52) + 53 * np.arange(n)[:, None]  # 52: a place not dealt
+    taken = np.bincount(dealt.ravel(), minlength=53 * n).reshape(n, 53)[:, :52]
+    before = np.cumsum(taken, 0) - taken  # [coup, kind] taken by the coups before it, whatever their shoe
+    starts = np.concatenate([[True], coups.shoe[1:] != coups.shoe[:-1]])  # a shoe's first coup
+    first, which = np.flatnonzero(starts), np.cumsum(starts) - 1  # which: each coup's shoe, as an index into first
+    left = np.zeros((shoes, length), bool)  # [shoe, position] the cards left at its first coup (a shoe with none: none)
+    left[coups.shoe[first]] = np.arange(length)[None, :] >= coups.start[first][:, None]
+    at_first = np.bincount((52 * np.arange(shoes)[:, None] + cards)[left], minlength=52 * shoes).reshape(shoes, 52)
+    out = at_first[coups.shoe] - (before - before[first][which])
+    return out.astype(np.int64).reshape(-1, 13, 4)
 
 
 def payoffs(rules: RuleSet, kinds: np.ndarray) -> np.ndarray:
@@ -281,16 +292,33 @@ def placed(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
     after = series.placed_after.mask(fields) if series.placed_after is not None else np.zeros(len(shoe), bool)
     if series.placed_after_run is not None:
         counts, ends = settled_masks(bet.conditions, fields)
-        run, runs = 0, np.zeros(len(shoe), np.int64)
-        for i in range(len(shoe)):
-            if i and shoe[i] != shoe[i - 1]:
-                run = 0
-            run = run + 1 if counts[i] else 0 if ends[i] else run
-            runs[i] = run
-        after = after | (runs >= series.placed_after_run)
+        after = after | (runs_of(counts, ends, shoe) >= series.placed_after_run)
     out = np.zeros(len(shoe), bool)
     out[1:] = after[:-1] & (shoe[1:] == shoe[:-1])
     return out
+
+
+def runs_of(counts: np.ndarray, ends: np.ndarray, shoe: np.ndarray) -> np.ndarray:
+    """[coup] the run of counted coups that each coup ends on: one more than the coup before on a
+    coup that counts, 0 on one that ends the run, the same on a coup that does neither; a new
+    shoe starts at 0. All at once: the run is the counted coups since the last reset (a coup
+    that ends it, or the coup before a shoe's first), a difference of cumulative counts.
+
+    >>> runs_of(np.array([1, 1, 0, 1, 0, 1, 1]), np.array([0, 0, 0, 0, 1, 0, 0]), np.array([0, 0, 0, 0, 0, 1, 1])).tolist()
+    [1, 2, 2, 3, 0, 1, 2]
+    """
+    counts, ends = np.asarray(counts, bool), np.asarray(ends, bool)
+    total = np.cumsum(counts)
+    before = total - counts  # counted coups before each coup
+    base = np.zeros(len(counts), np.int64)
+    resets = ends & ~counts  # the run is 0 after this coup: the count up to it is the base
+    base[resets] = total[resets]
+    new_shoe = np.ones(len(counts), bool)
+    new_shoe[1:] = shoe[1:] != shoe[:-1]
+    base[new_shoe & ~resets] = before[new_shoe & ~resets]  # from a shoe's first coup on
+    # the last reset at or before each coup: its base (bases never decrease along the coups)
+    marked = np.where(resets | new_shoe, np.arange(len(counts)), 0)
+    return total - base[np.maximum.accumulate(marked)] if len(counts) else np.zeros(0, np.int64)
 
 
 def coup_cells(kinds: np.ndarray, tableau) -> np.ndarray:
@@ -330,10 +358,22 @@ class Tally:
 
 
 def per_shoe(values: np.ndarray, shoe: np.ndarray, shoes: int) -> np.ndarray:
-    """[shoe, column] sums of ``values`` [coup, column] by each coup's shoe."""
+    """[shoe, column] sums of ``values`` [coup, column] by each coup's shoe (``shoe`` in order,
+    as dealt: each shoe's coups one run, added in dealing order; a shoe with none sums to 0)."""
     out = np.zeros((shoes, values.shape[1]))
-    np.add.at(out, shoe, values)
+    bounds = np.flatnonzero(np.concatenate([[True], shoe[1:] != shoe[:-1], [True]])) if len(shoe) else []
+    for start, end in zip(bounds[:-1], bounds[1:]):  # row by row, as np.add.at adds (reduceat, and sum on one column, pair)
+        out[shoe[start]] = np.add.accumulate(values[start:end], 0)[-1]
     return out
+
+
+def histograms(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """[column, bin] how many rows of x [row, column] fall in each bin of ``edges`` (a value
+    below the first edge in the first bin, at or above the last in the last), all columns in
+    one count."""
+    bins = len(edges) - 1
+    at = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, bins - 1) + bins * np.arange(x.shape[1])
+    return np.bincount(at.ravel(), minlength=bins * x.shape[1]).reshape(x.shape[1], bins)
 
 
 def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, counter: Counter | None) -> Tally:
@@ -342,7 +382,7 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
     coups = deal_coups(deal, rules.tableau, cards)
     batch = evaluate_many(rules, remaining_counts(cards, coups))
     positive = batch.positive()
-    ev = batch.ev_floats()
+    ev = batch.ev_floats(exact_near=EV_EDGES)  # each EV in the bin of its nearest float
     paid = payoffs(rules, coups.kinds)
     sums = np.zeros((len(rules.bets), 5))
     across = [b for b, bet in enumerate(rules.bets) if bet.series is not None]
@@ -365,12 +405,7 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
     ev_bet = np.where(positive, ev, 0.0)  # what the perfect bettor expects at each coup
     expected = per_shoe(ev_bet, coups.shoe, shoes)
     realized = per_shoe(np.where(positive, paid, 0.0), coups.shoe, shoes)
-    bins = lambda x, edges: np.clip(np.searchsorted(edges, x, side="right") - 1, 0, len(edges) - 2)  # noqa: E731
-    ev_histogram = np.zeros((len(rules.bets), len(EV_EDGES) - 1), np.int64)
-    win_histogram = np.zeros((len(rules.bets), len(WIN_EDGES) - 1), np.int64)
-    for b in range(len(rules.bets)):
-        ev_histogram[b] = np.bincount(bins(ev[:, b], EV_EDGES), minlength=len(EV_EDGES) - 1)
-        win_histogram[b] = np.bincount(bins(expected[:, b], WIN_EDGES), minlength=len(WIN_EDGES) - 1)
+    ev_histogram, win_histogram = histograms(ev, EV_EDGES), histograms(expected, WIN_EDGES)
     count = np.zeros(5)
     if counter is not None:
         b = [bet.id for bet in rules.bets].index(counter.bet_id)
@@ -392,11 +427,16 @@ def following_coups(deal: Deal, tableau, seed: int, after: int, coups: Coups) ->
     FOLLOWED coups lie past the chunk's end: what a bet that continues into the next shoe sees."""
     kinds, shoe, extra, next_shoe = [coups.kinds], [coups.shoe], 0, (coups.shoe.max() + 1 if len(coups.shoe) else 0)
     index = after
-    while extra < FOLLOWED:
-        more = deal_coups(deal, tableau, shuffled_shoe(deal, seed, index)[None, :])
-        kinds.append(more.kinds)
-        shoe.append(more.shoe + next_shoe)
-        extra, next_shoe, index = extra + len(more.shoe), next_shoe + 1, index + 1
+    at_once = -(-FOLLOWED // max(1, (52 * deal.decks - deal.cut - 11) // 6))  # shoes to deal FOLLOWED coups at 6 cards a
+    # coup after a face burn of 11 (only how many are dealt together: the loop goes on until the coups are there)
+    while extra < FOLLOWED:  # a few shoes dealt together; those past the one that reaches FOLLOWED left out
+        more = deal_coups(deal, tableau, np.stack([shuffled_shoe(deal, seed, index + i) for i in range(at_once)]))
+        per = np.bincount(more.shoe, minlength=at_once)
+        kept = min(at_once, int(np.searchsorted(np.cumsum(per), FOLLOWED - extra)) + 1)
+        within = more.shoe < kept
+        kinds.append(more.kinds[within])
+        shoe.append(more.shoe[within] + next_shoe)
+        extra, next_shoe, index = extra + int(per[:kept].sum()), next_shoe + kept, index + kept
     kinds = np.concatenate(kinds)
     return coup_fields(kinds), np.concatenate(shoe)
 
@@ -495,6 +535,9 @@ class Counted:
 
 
 def run_on_dask(address: str, run, tasks, shoes: int, progress) -> Tally:
+    from asyncio import CancelledError as AsyncCancelledError  # asyncio's import alone is 30-40 ms: only here
+    from concurrent.futures import CancelledError
+
     try:
         from distributed import Client  # the dask extra: installed only where asked for
         from distributed.client import ClosedClientError

@@ -14,8 +14,8 @@ from analyzer.cards import RANKS, BaccaratError
 from analyzer.cli import cli
 from analyzer.layout import coup_fields
 from analyzer.rulefile import get_rules
-from analyzer.simulate import (Counter, Deal, burned, counter_summary, counts_bet, deal_coups, payoffs, placed,
-                               remaining_counts, shuffled_shoe, simulate, summaries)
+from analyzer.simulate import (EV_EDGES, Counter, Deal, burned, counter_summary, counts_bet, deal_coups, histograms,
+                               payoffs, per_shoe, placed, remaining_counts, runs_of, shuffled_shoe, simulate, summaries)
 
 from dealer import banker_draws, banker_stands_on_6, deal
 
@@ -206,3 +206,29 @@ def test_shoes_that_deal_no_coup_and_extreme_triggers():
     assert Deal(8, 14, "03").burn == "3"
     with pytest.raises(BaccaratError, match="at most 24 decks"):
         Deal(25, 14, "face")
+
+
+def test_runs_per_shoe_and_tallies_agree_with_a_coup_by_coup_count():
+    """runs_of, per_shoe and histograms (all coups at once) against the loops they replaced."""
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(0, 40))
+        counts = rng.random(n) < 0.5
+        ends = ~counts & (rng.random(n) < 0.4)  # settled_masks: a coup counts or ends, never both
+        shoe = np.sort(rng.integers(0, 4, n))
+        run, expected = 0, []
+        for i in range(n):
+            if i and shoe[i] != shoe[i - 1]:
+                run = 0
+            run = run + 1 if counts[i] else 0 if ends[i] else run
+            expected.append(run)
+        assert runs_of(counts, ends, shoe).tolist() == expected
+        for columns in (1, 3):  # (numpy sums one column pairwise: per_shoe must not)
+            values = rng.normal(size=(n, columns))
+            summed = np.zeros((5, columns))
+            np.add.at(summed, shoe, values)
+            assert (per_shoe(values, shoe, 5) == summed).all()  # the same additions, in the same order
+        ev = np.concatenate([rng.uniform(-1.5, 1.5, (n, 2)), np.full((n, 1), 1.0)], 1)  # outside the edges, on the last
+        one_by_one = [np.bincount(np.clip(np.searchsorted(EV_EDGES, ev[:, b], side="right") - 1, 0, 199), minlength=200)
+                      for b in range(3)]
+        assert (histograms(ev, EV_EDGES) == np.array(one_by_one).reshape(3, 200)).all()

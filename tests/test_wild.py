@@ -26,7 +26,7 @@ from analyzer.eor import effect_of_removal, evs
 from analyzer.knowledge import Knowledge
 from analyzer.render import decimal, percent
 from analyzer.rulefile import BUILT_IN, get_rules, parse_rules
-from analyzer.series import geometric_ev, line_numerators, line_probabilities
+from analyzer.series import geometric_ev, line_numerators, line_probabilities, nets_by_count
 from analyzer.simulate import Deal, followed, placed, simulate, summaries
 
 from dealer import POINT_VALUE, deal
@@ -344,12 +344,17 @@ def test_batch_and_the_enumeration_agree_on_bets_across_coups():
     batch = evaluate_many(rules, shoes)
     for i, shoe in enumerate(shoes[:5]):
         assert [r.ev for r in batch.results(i)] == [r.ev for r in enumerated(rules, shoe)]
-    evs_ = batch.ev_floats()
+    evs_, positive = batch.ev_floats(), batch.positive()  # before the exact EVs: by series_floats
     numerators, denominators = batch.ev_terms()
+    top, scale, nets = nets_by_count(STREAKS[0])
     for i, shoe in enumerate(shoes):
         exact = evaluate(STREAKS[0], enumerate_coup(shoe)).ev
         assert batch.ev(i, streak) == exact == Fraction(int(numerators[i, streak]), int(denominators[i, streak]))
-        assert evs_[i, streak] == float(exact) and batch.positive()[i, streak] == (exact > 0)
+        assert abs(evs_[i, streak] - exact) <= (6 * top + 8) * 2**-53 * max(map(abs, nets)) / scale
+        assert positive[i, streak] == (exact > 0)
+    again = evaluate_many(rules, shoes)
+    again.ev_terms()  # the exact EVs first: the floats are then theirs, each the nearest to its EV
+    assert again.ev_floats()[:, streak].tolist() == [float(again.ev(i, streak)) for i in range(len(shoes))]
     dist = enumerate_coup(shoes[0])
     c, e = [dist.count(m) for m in settled_masks(STREAKS[0].conditions, dist.fields)]
     assert geometric_ev(STREAKS[0], c, e) == evaluate(STREAKS[0], dist).ev
@@ -402,6 +407,87 @@ series = { counts = { winner = "banker" }, ends = { winner = "player" } }
                 for i, (c, e) in enumerate(pairs):
                     expected = result_of(bet, (c, e), int(total[i])).ev
                     assert Fraction(int(numerators[i]), int(denominators[i])) == expected, (bet.id, c, e)
+
+
+def test_signs_and_floats_of_bets_across_coups_without_their_exact_evs():
+    # Batch.positive and ev_floats (a simulation's questions) take a bet across coups by its
+    # closed form in float64 (batch.series_floats), its sign proved by an error bound or the EV
+    # taken exactly: against the exact EV (result_of, by the count's law, in Fractions) on
+    # random shoes, on shoes where the EV is exactly 0 (an even-money bet with c = e; 10 to 1 with
+    # e = 10 c, where the float is 1.1e-16, not 0: the bound's fallback decides), on fractions
+    # next to a root of the EV, and on a limit of coups
+    from analyzer.batch import UNIT, plan_of, series_floats
+    rules = rules_of('''
+[[bets]]
+id = "even"
+lines = [{ label = "1 or more", count = { min = 1 }, pays = 1 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" } }
+[[bets]]
+id = "ten"
+lines = [{ label = "1 or more", count = { min = 1 }, pays = 10 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" } }
+[[bets]]
+id = "open"
+lines = [{ label = "5 or more", count = { min = 5 }, pays = 30 }, { label = "1", count = 1, pays = "push" }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" } }
+[[bets]]
+id = "within"
+lines = [{ label = "3", count = 3, pays = 7 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" }, coups = 9 }
+''')
+    def ev_at(bet, r):  # the closed form in floats, to find its roots
+        top, scale, nets = nets_by_count(bet)
+        return sum(nets[k] * r**k * (1 - r) for k in range(top)) + nets[top] * r**top
+    rng = random.Random(38)
+    for these in (rules, CATALOG.only([b.id for b in STREAKS])):
+        plan = plan_of(these)
+        for b, bet in enumerate(these.bets):
+            low, high = 0.0, 1.0  # every EV here rises with r from -1: one root in (0, 1)
+            for _ in range(60):
+                low, high = ((low + high) / 2, high) if ev_at(bet, (low + high) / 2) < 0 else (low, (low + high) / 2)
+            near = [(round(low * 10**15) + d, 10**15 - round(low * 10**15) - d) for d in range(-3, 4)]
+            pairs = near + [(7, 7), (1, 10), (3, 30), (0, 5), (5, 0), (2**40, 3 * 2**40)] + \
+                [(rng.randint(0, 10**15), rng.randint(0, 10**15)) for _ in range(40)]
+            lines = np.zeros((len(pairs), plan.weights.shape[0]), np.int64)
+            lines[:, list(plan.line_columns[b])] = np.array(pairs)
+            total = np.array([c + e + 10**15 for c, e in pairs], np.int64)
+            sign, floats = series_floats(plan, lines, total, b)
+            top, scale, nets = nets_by_count(bet)
+            for i, (c, e) in enumerate(pairs):
+                exact = result_of(bet, (c, e), int(total[i])).ev
+                assert bool(sign[i]) == (exact > 0), (bet.id, c, e, exact)
+                assert abs(floats[i] - exact) <= (6 * top + 8) * UNIT * max(map(abs, nets)) / scale, (bet.id, c, e)
+            zero = {"even": (7, 7), "ten": (1, 10)}.get(bet.id)
+            if zero:  # EV exactly 0: not positive, and 0.0
+                assert not sign[pairs.index(zero)] and floats[pairs.index(zero)] == 0.0
+    # an EV exactly on a histogram's edge (1 or more pays 1 to 2, c : e = 1 : 5: EV -3/4) is in the
+    # bin of its nearest float where the edges are given (simulate's EV_EDGES); a bet whose error
+    # bound would pass FLOAT_ROUTE_ERROR (a million to 1 across 40 coups) takes its EVs exactly
+    from analyzer.batch import FLOAT_ROUTE_ERROR
+    from analyzer.simulate import EV_EDGES
+    edge = rules_of('''
+[[bets]]
+id = "half"
+lines = [{ label = "1 or more", count = { min = 1 }, pays = "1/2" }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" } }
+[[bets]]
+id = "million"
+lines = [{ label = "40", count = 40, pays = 1000000 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" } }
+''')
+    plan = plan_of(edge)
+    pairs = [(1000 * k, 5000 * k) for k in range(1, 40)] + [(rng.randint(1, 10**15), rng.randint(1, 10**15)) for _ in range(20)]
+    lines = np.zeros((len(pairs), plan.weights.shape[0]), np.int64)
+    lines[:, list(plan.line_columns[0])] = np.array(pairs)
+    total = np.array([c + e + 10**15 for c, e in pairs], np.int64)
+    for b in range(2):
+        top, scale, nets = nets_by_count(edge.bets[b])
+        assert ((6 * top + 8) * UNIT * max(map(abs, nets)) / scale > FLOAT_ROUTE_ERROR) == (b == 1)
+        floats = series_floats(plan, lines, total, b, exact_near=EV_EDGES)[1]
+        exact = [float(result_of(edge.bets[b], p, 10**15).ev) for p in pairs]
+        assert floats.tolist()[:39 if b == 0 else None] == exact[:39 if b == 0 else None]
+        assert np.allclose(floats, exact, rtol=0, atol=FLOAT_ROUTE_ERROR)
+    assert series_floats(plan, lines, total, 0)[1][0] != -0.75  # -0.7500000000000001 without the edges
 
 
 def test_independent_coups_monte_carlo_agrees_with_the_infinite_deck_figure():
