@@ -217,7 +217,7 @@ class Layout:
         """The classes allowed at position p (all of a class's kinds agree with what is known)."""
         part = np.array(self.partitions[p - 1])
         allowed = np.array(self.knowledge.allowed(p))
-        return np.unique(part[allowed])
+        return np.flatnonzero(np.bincount(part[allowed]))  # sorted, distinct (np.unique imports numpy.ma: 8 ms)
 
     def slots(self) -> list:
         """The head's followed positions in groups counted together: all four (``head``), a

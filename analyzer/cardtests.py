@@ -239,7 +239,7 @@ class GroupPoker:
             else:
                 straight = np.zeros(len(size), bool)
                 if name != "flush":
-                    for n in np.unique(size):
+                    for n in np.flatnonzero(np.bincount(size)):  # each size (np.unique imports numpy.ma)
                         straight |= (size == n) & (by_rank.max(1) == 1) & np.isin(ranks, list(self.poker.straights(int(n))))
                 flush = same(fields, self.group, "suit") if name != "straight" else True
                 tests[name] = straight & flush if name == "straight_flush" else flush if name == "flush" else straight

@@ -208,7 +208,7 @@ def series_lines(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
     PUSHED: cut short by the shoe's end where its rules push)."""
     count, cut_short = followed_counts(bet, shoe, fields)
     out = np.full(len(shoe), -1, np.int64)
-    for k in np.unique(count):
+    for k in np.flatnonzero(np.bincount(count)):  # each count (np.unique imports numpy.ma: 8 ms)
         out[count == k] = next((j for j, ln in enumerate(bet.lines) if ln.condition.holds(int(k))), -1)
     if bet.series.shoe_end == "push":
         out[cut_short] = PUSHED
