@@ -756,21 +756,24 @@ class Batch:
 
     def positive(self) -> np.ndarray:
         """[shoe, bet]: the bet has positive expectation (exact integer sign)."""
-        out = self.numerators > 0
-        for b, (sign, _) in self.series_estimates().items():
-            out[:, b] = sign
-        return out
+        return self.signs_and_floats()[0]
 
     def ev_floats(self, exact_near=()) -> np.ndarray:
         """[shoe, bet] EVs as floats, for statistics and charts (each the nearest float to the
         exact EV, up to one rounding of numerator and denominator; a bet across coups, unless
         its exact EVs are worked out, within FLOAT_ROUTE_ERROR of it, and on the same side as
         the nearest float of each value of ``exact_near``, a histogram's edges: series_floats)."""
-        out = self.numerators.astype(np.float64) / (self.plan.scale.astype(np.float64)[None, :]
-                                                    * self.total.astype(np.float64)[:, None])
-        for b, (_, floats) in self.series_estimates(exact_near).items():
-            out[:, b] = floats
-        return out
+        return self.signs_and_floats(exact_near)[1]
+
+    def signs_and_floats(self, exact_near=()) -> tuple[np.ndarray, np.ndarray]:
+        """(positive(), ev_floats(exact_near)) at once: the bets across coups worked out once
+        for both (a simulation asks both of every batch)."""
+        signs = self.numerators > 0
+        floats = self.numerators.astype(np.float64) / (self.plan.scale.astype(np.float64)[None, :]
+                                                       * self.total.astype(np.float64)[:, None])
+        for b, (sign, estimate) in self.series_estimates(exact_near).items():
+            signs[:, b], floats[:, b] = sign, estimate
+        return signs, floats
 
 
 def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:
@@ -885,7 +888,7 @@ def series_floats(plan: RulePlan, lines: np.ndarray, total: np.ndarray, b: int,
     top, scale, nets = nets_by_count(bet)
     largest = max(abs(n) for n in nets)
     bound = (6 * top + 8) * UNIT * largest
-    if lines.dtype == object or largest >= 2**53 or bound / scale > FLOAT_ROUTE_ERROR:
+    if lines.dtype == object or largest >= 2**53 or (bound + 2 * UNIT * largest) / scale > FLOAT_ROUTE_ERROR:  # E, |EV| <= largest / d
         numerators, denominators = series_evs(plan, lines, total, only=b)[b]
         return numerators > 0, np.array(list(map(truediv, numerators, denominators)), np.float64)
     closed = (counts + ends > 0) & ((ends > 0) | (bet.series.most is not None)) if bet.series.coups is None else \

@@ -23,8 +23,10 @@ placed        a bet across coups (series.py), placed one unit at every coup its 
               independent coups on the full shoe. The perfect bettor and the counter, too, bet it
               only where it may be placed.
 
-Each coup's EVs are exact (the batch evaluator); the *statistics* over coups and shoes are Monte
-Carlo estimates, accumulated in float64 and reported with their standard errors. Shoe i is
+Each coup's EVs are exact (the batch evaluator: their signs, and the bin of the EV histogram each
+falls in; a bet across coups' EV enters the sums as a float within 2^-30 of it, the others as the
+nearest float); the *statistics* over coups and shoes are Monte Carlo estimates, accumulated in
+float64 and reported with their standard errors. Shoe i is
 shuffled by numpy's generator seeded with (seed, i), and shoes are processed in fixed chunks whose
 sums are added in chunk order, so results are the same for any number of workers, local or Dask.
 """
@@ -358,8 +360,9 @@ class Tally:
 
 
 def per_shoe(values: np.ndarray, shoe: np.ndarray, shoes: int) -> np.ndarray:
-    """[shoe, column] sums of ``values`` [coup, column] by each coup's shoe (``shoe`` in order,
-    as dealt: each shoe's coups one run, added in dealing order; a shoe with none sums to 0)."""
+    """[shoe, column] sums of ``values`` [coup, column] (float64) by each coup's shoe (``shoe`` in
+    order, as dealt: each shoe's coups one run, added in dealing order, as np.add.at adds them; a
+    shoe with none sums to 0)."""
     out = np.zeros((shoes, values.shape[1]))
     bounds = np.flatnonzero(np.concatenate([[True], shoe[1:] != shoe[:-1], [True]])) if len(shoe) else []
     for start, end in zip(bounds[:-1], bounds[1:]):  # row by row, as np.add.at adds (reduceat, and sum on one column, pair)
@@ -381,8 +384,7 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
     cards = np.stack([shuffled_shoe(deal, seed, first + i) for i in range(shoes)])
     coups = deal_coups(deal, rules.tableau, cards)
     batch = evaluate_many(rules, remaining_counts(cards, coups))
-    positive = batch.positive()
-    ev = batch.ev_floats(exact_near=EV_EDGES)  # each EV in the bin of its nearest float
+    positive, ev = batch.signs_and_floats(exact_near=EV_EDGES)  # each EV in the bin of its nearest float
     paid = payoffs(rules, coups.kinds)
     sums = np.zeros((len(rules.bets), 5))
     across = [b for b, bet in enumerate(rules.bets) if bet.series is not None]
