@@ -360,6 +360,18 @@ def test_batch_and_the_enumeration_agree_on_bets_across_coups():
     assert geometric_ev(STREAKS[0], c, e) == evaluate(STREAKS[0], dist).ev
 
 
+OPEN_AND_WITHIN = '''
+[[bets]]
+id = "open"
+lines = [{ label = "5 or more", count = { min = 5 }, pays = 30 }, { label = "1", count = 1, pays = "push" }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" } }
+[[bets]]
+id = "within"
+lines = [{ label = "3", count = 3, pays = 7 }]
+series = { counts = { winner = "banker" }, ends = { winner = "player" }, coups = 9 }
+'''  # bets across coups: one uncapped, with a push; one within a limit of coups
+
+
 def test_many_shoes_of_bets_across_coups_by_one_closed_form_equal_each_shoe_by_its_law():
     # batch.series_evs computes every shoe's EV at once (geometric_terms, shared by the four pay
     # tables); result_of gives each shoe's by its count law, in Fractions: the two agree on every
@@ -373,15 +385,7 @@ def test_many_shoes_of_bets_across_coups_by_one_closed_form_equal_each_shoe_by_i
 id = "capped"
 lines = [{ label = "4", count = 4, pays = 10 }, { label = "2-3", count = { min = 2, max = 3 }, pays = 1 }]
 series = { counts = { winner = "banker" }, ends = { winner = "player" }, most = 6 }
-[[bets]]
-id = "open"
-lines = [{ label = "5 or more", count = { min = 5 }, pays = 30 }, { label = "1", count = 1, pays = "push" }]
-series = { counts = { winner = "banker" }, ends = { winner = "player" } }
-[[bets]]
-id = "within"
-lines = [{ label = "3", count = 3, pays = 7 }]
-series = { counts = { winner = "banker" }, ends = { winner = "player" }, coups = 9 }
-[[bets]]
+''' + OPEN_AND_WITHIN + '''[[bets]]
 id = "capped_at_the_bound"
 lines = [{ label = "3", count = 3, pays = 7 }]
 series = { counts = { winner = "banker" }, ends = { winner = "player" }, most = 4 }
@@ -426,15 +430,7 @@ series = { counts = { winner = "banker" }, ends = { winner = "player" } }
 id = "ten"
 lines = [{ label = "1 or more", count = { min = 1 }, pays = 10 }]
 series = { counts = { winner = "banker" }, ends = { winner = "player" } }
-[[bets]]
-id = "open"
-lines = [{ label = "5 or more", count = { min = 5 }, pays = 30 }, { label = "1", count = 1, pays = "push" }]
-series = { counts = { winner = "banker" }, ends = { winner = "player" } }
-[[bets]]
-id = "within"
-lines = [{ label = "3", count = 3, pays = 7 }]
-series = { counts = { winner = "banker" }, ends = { winner = "player" }, coups = 9 }
-''')
+''' + OPEN_AND_WITHIN)
     def ev_at(bet, r):  # the closed form in floats, to find its roots
         top, scale, nets = nets_by_count(bet)
         return sum(nets[k] * r**k * (1 - r) for k in range(top)) + nets[top] * r**top
