@@ -774,7 +774,7 @@ class Bank:
         import numpy as np
 
         from .batch import evaluate_many
-        from .simulate import Deal, deal_coups, remaining_counts, shuffled_shoe
+        from .simulate import Deal, deal_coups, first_coups, remaining_counts, shuffled_shoe
 
         rules, start = self.rules[table], self.deals[table].start
         key = (id(rules), start)
@@ -787,9 +787,8 @@ class Bank:
             cards = np.stack([shuffled_shoe(deal, self.seed, i) for i in range(BANK_SHOES)])
             coups = deal_coups(deal, rules.tableau, cards)
             evs = evaluate_many(rules, remaining_counts(cards, coups)).ev_floats()
-            index = np.zeros(len(coups.shoe), np.int64)  # each coup's number in its shoe, from 0
-            for n in range(1, len(index)):
-                index[n] = index[n - 1] + 1 if coups.shoe[n] == coups.shoe[n - 1] else 0
+            starts = first_coups(coups.shoe)  # each coup's number in its shoe, from 0:
+            index = np.arange(len(starts)) - np.flatnonzero(starts)[np.cumsum(starts) - 1]
             width = int(index.max()) + 1
             out = {}
             for b, bet in enumerate(rules.bets):

@@ -155,6 +155,18 @@ def deal_coups(deal: Deal, tableau, cards: np.ndarray) -> Coups:
     return Coups(shoe, start, used[shoe, start], kinds)
 
 
+def first_coups(shoe: np.ndarray) -> np.ndarray:
+    """[coup] whether each coup is the first of its shoe (``shoe``: each coup's shoe, coups in
+    dealing order).
+
+    >>> first_coups(np.array([0, 0, 1, 1, 1, 3])).tolist()
+    [True, False, True, False, False, True]
+    """
+    out = np.ones(len(shoe), bool)
+    out[1:] = shoe[1:] != shoe[:-1]
+    return out
+
+
 def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
     """[coup, rank, suit]: the cards left in the shoe when each coup starts (burned cards are
     gone). A shoe's coups follow one another, so each leaves the shoe the one before it left
@@ -167,7 +179,7 @@ def remaining_counts(cards: np.ndarray, coups: Coups) -> np.ndarray:
     dealt = np.where(coups.kinds >= 0, coups.kinds, 52) + 53 * np.arange(n)[:, None]  # 52: a place not dealt
     taken = np.bincount(dealt.ravel(), minlength=53 * n).reshape(n, 53)[:, :52]
     before = np.cumsum(taken, 0) - taken  # [coup, kind] taken by the coups before it, whatever their shoe
-    starts = np.concatenate([[True], coups.shoe[1:] != coups.shoe[:-1]])  # a shoe's first coup
+    starts = first_coups(coups.shoe)
     first, which = np.flatnonzero(starts), np.cumsum(starts) - 1  # which: each coup's shoe, as an index into first
     left = np.zeros((shoes, length), bool)  # [shoe, position] the cards left at its first coup (a shoe with none: none)
     left[coups.shoe[first]] = np.arange(length)[None, :] >= coups.start[first][:, None]
@@ -296,8 +308,8 @@ def placed(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
         counts, ends = settled_masks(bet.conditions, fields)
         after = after | (runs_of(counts, ends, shoe) >= series.placed_after_run)
     out = np.zeros(len(shoe), bool)
-    out[1:] = after[:-1] & (shoe[1:] == shoe[:-1])
-    return out
+    out[1:] = after[:-1]
+    return out & ~first_coups(shoe)
 
 
 def runs_of(counts: np.ndarray, ends: np.ndarray, shoe: np.ndarray) -> np.ndarray:
@@ -315,12 +327,11 @@ def runs_of(counts: np.ndarray, ends: np.ndarray, shoe: np.ndarray) -> np.ndarra
     base = np.zeros(len(counts), np.int64)
     resets = ends & ~counts  # the run is 0 after this coup: the count up to it is the base
     base[resets] = total[resets]
-    new_shoe = np.ones(len(counts), bool)
-    new_shoe[1:] = shoe[1:] != shoe[:-1]
+    new_shoe = first_coups(shoe)
     base[new_shoe & ~resets] = before[new_shoe & ~resets]  # from a shoe's first coup on
     # the last reset at or before each coup: its base (bases never decrease along the coups)
     marked = np.where(resets | new_shoe, np.arange(len(counts)), 0)
-    return total - base[np.maximum.accumulate(marked)] if len(counts) else np.zeros(0, np.int64)
+    return total - base[np.maximum.accumulate(marked)]
 
 
 def coup_cells(kinds: np.ndarray, tableau) -> np.ndarray:
@@ -364,7 +375,7 @@ def per_shoe(values: np.ndarray, shoe: np.ndarray, shoes: int) -> np.ndarray:
     order, as dealt: each shoe's coups one run, added in dealing order, as np.add.at adds them; a
     shoe with none sums to 0)."""
     out = np.zeros((shoes, values.shape[1]))
-    bounds = np.flatnonzero(np.concatenate([[True], shoe[1:] != shoe[:-1], [True]])) if len(shoe) else []
+    bounds = np.flatnonzero(np.append(first_coups(shoe), True))  # each shoe's first coup, then the end
     for start, end in zip(bounds[:-1], bounds[1:]):  # row by row, as np.add.at adds (reduceat, and sum on one column, pair)
         out[shoe[start]] = np.add.accumulate(values[start:end], 0)[-1]
     return out
