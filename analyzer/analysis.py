@@ -1,8 +1,9 @@
 """Every bet of a rule set on one shoe: the library's front door.
 
-:func:`analyse` answers by the fastest exact route: the enumerator (engine.enumerate_coup, one
-walk of the shoe for every bet), or a rule set's compiled polynomials (batch.compile_rules)
-once it is compiled. :func:`enumerated` is the enumerator whatever is compiled, the route every
+:func:`analyse` answers by the fastest exact route: a rule set's compiled polynomials
+(batch.compile_rules) once it is compiled, else its plan for one shoe in Python integers where one
+is kept on disk (lean.py: no numpy), else the enumerator (engine.enumerate_coup, one walk of the
+shoe for every bet). :func:`enumerated` is the enumerator whatever is compiled, the route every
 faster one is tested against. Both take a rule set by name, and known cards as ``--known``
 writes them, so that a notebook needs nothing else:
 
@@ -22,12 +23,15 @@ import sys
 import threading
 from pathlib import Path
 
+from . import lean
 from .bets import BetResult, RuleSet, evaluate, prepare
 from .cards import Shoe
-from .engine import enumerate_coup
 from .errors import BaccaratError, expect
 from .knowledge import NOTHING, Knowledge
+from .lazy import LazyModule
 from .rulefile import get_rules
+
+engine = LazyModule("analyzer.engine")  # with numpy: not loaded where lean.py answers
 
 
 def analyse(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[str] = NOTHING) -> list[BetResult]:
@@ -35,7 +39,8 @@ def analyse(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[
     given ``knowledge`` of the coup's cards (a Knowledge, or ``"1=9"`` items as ``--known``
     writes them): by the rule set's compiled polynomials once it has been analysed on a few
     shoes in this process (:func:`plan_for_one`; read from disk where an earlier process kept
-    them), by the enumerator before. Both give the same exact results."""
+    them), before that by its plan for one shoe kept on disk (lean.py, value-level rule sets
+    asked again), else by the enumerator. All give the same exact results."""
     rules, shoe, knowledge = as_rules(rules), as_shoe(shoe), as_knowledge(knowledge)
     if not knowledge:
         plan = plan_for_one(rules)
@@ -45,6 +50,9 @@ def analyse(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | list[
             results = batch.analyse_one(plan, shoe)
             if results is not None:
                 return results
+        results = lean.analyse(rules, shoe)
+        if results is not None:
+            return results
     return enumerated(rules, shoe, knowledge)
 
 
@@ -91,7 +99,7 @@ def enumerated(rules: RuleSet | str, shoe: Shoe, knowledge: Knowledge | str | li
     """Every bet of ``rules`` on ``shoe`` by the enumerator, whatever is compiled: one enumeration
     (and one more for each card detail the bets read)."""
     rules, shoe, knowledge = as_rules(rules), as_shoe(shoe), as_knowledge(knowledge)
-    dist = enumerate_coup(shoe, rules.tableau, knowledge)
+    dist = engine.enumerate_coup(shoe, rules.tableau, knowledge)
     prepare(rules.bets, rules.tableau, knowledge)
     return [evaluate(bet, dist) for bet in rules.bets]
 

@@ -40,12 +40,13 @@ from operator import mul, truediv
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from . import cardcount, closedforms, plancache
+from . import cardcount, closedforms, lean, plancache
 from .bets import BetResult, RuleSet, card_line_counts, prepare, result_of, settled_cells
 from .series import geometric_ev, nets_by_count
 from .cards import KINDS, RANKS, BaccaratError, Shoe
 from .engine import cells, enumerate_coup, falling
 from .layout import draws
+from .lean import hand_classes_of, monomial_plan, multisets  # noqa: F401  (pure Python: the lean route shares them)
 from .tableau import STOOD, Tableau
 
 DEGREE = 6  # cards on the counting basis
@@ -101,41 +102,6 @@ def take_blas_control():
             clear(force=True)
 
 
-def multisets(k: int = DEGREE) -> list[tuple[int, ...]]:
-    """The multisets of k point values, as sorted tuples, in the order of the monomial columns:
-    by largest value, then by how many times it occurs (see monomial_plan).
-
-    >>> len(multisets()), multisets(2)[:4]
-    (5005, [(0, 0), (0, 1), (1, 1), (0, 2)])
-    """
-    return monomial_plan(k)[1]
-
-
-@lru_cache(maxsize=DEGREE + 1)
-def monomial_plan(k: int = DEGREE):
-    """How to build the falling monomials of degree 1..k, and the multisets of degree k.
-
-    A multiset of degree d is one of degree d-1 with a value x added that is at least its largest;
-    its monomial is the parent's times (v_x - c), c the copies of x already in the parent. With
-    each level ordered by (largest value, its copies), the parents for a given (x, c) are one
-    contiguous block of rows, so a level is a few dozen slice-times-row products: returns, per
-    level, [(factor row x*7 + c, first parent row, end parent row)]."""
-    level, top = np.zeros((1, 0), np.int64), np.array([-1])  # top: x * 7 + copies of the largest x
-    steps = []
-    for _ in range(k):
-        blocks, parts, tops = [], [], []
-        for x in range(10):
-            for c in range(DEGREE):
-                start, end = (0, np.searchsorted(top, x * 7)) if c == 0 else np.searchsorted(top, [x * 7 + c, x * 7 + c + 1])
-                if end > start:
-                    blocks.append((x * 7 + c, int(start), int(end)))
-                    parts.append(np.column_stack([level[start:end], np.full(end - start, x)]))
-                    tops.append(np.full(end - start, x * 7 + c + 1))
-        level, top = np.concatenate(parts), np.concatenate(tops)
-        steps.append(blocks)
-    return steps, [tuple(m) for m in level.tolist()]
-
-
 def falling_monomials(v: np.ndarray, dtype=np.float64, levels: int = DEGREE, with_factors: bool = False):
     """F[mu, b] for the value counts v[b, 0..9] of each shoe b: exact (see the module notes).
     ``levels`` below 6 stops at that degree; ``with_factors`` also returns the factor rows
@@ -184,12 +150,7 @@ def value_terms(tableau: Tableau):
     return tuple(np.concatenate(x) for x in zip(*parts))
 
 
-# How two cards match: 0 any, 1 same rank, 2 same suit, 3 the same card; MEET[a, b]: both at once.
-MEET = np.array([[0, 1, 2, 3], [1, 1, 3, 3], [2, 3, 2, 3], [3, 3, 3, 3]])
-# A hand class (plain, suited, pair, suited pair: engine.HAND_CLASSES) by inclusion-exclusion
-# over the matches: plain = any - rank - suit + card, suited = suit - card, pair = rank - card.
-CLASS_OF_MATCHES = np.array([[1, -1, -1, 1], [0, 0, 1, -1], [0, 1, 0, -1], [0, 0, 0, 1]])
-MEET_LISTS, CLASS_LISTS = MEET.tolist(), CLASS_OF_MATCHES.tolist()
+MEET, CLASS_OF_MATCHES = np.array(lean.MEET), np.array(lean.CLASS_OF_MATCHES)  # how two cards match; hand classes by matches
 
 
 def hand_class_counts(n: np.ndarray) -> np.ndarray:
@@ -221,35 +182,6 @@ def hand_class_counts(n: np.ndarray) -> np.ndarray:
     j = q[:, :, None] * q[:, None, :] - 4 * t + 2 * q[:, MEET]
     left = size - 4
     return np.einsum("px,bxy,qy->bpq", CLASS_OF_MATCHES, j, CLASS_OF_MATCHES) * (left * (left - 1))[:, None, None]
-
-
-def hand_classes_of(counts) -> list[int]:
-    """hand_class_counts of one shoe (``counts``: 13 rows of 4 card counts) in Python integers,
-    flattened to [cp * 4 + cb]: the same closed form without arrays (a few microseconds).
-
-    >>> hand_classes_of(Shoe.decks(2).counts) == hand_class_counts(np.array([Shoe.decks(2).counts]))[0].ravel().tolist()
-    True
-    """
-    rank = [sum(row) for row in counts]
-    suit = [sum(column) for column in zip(*counts)]
-    size = sum(rank)
-    n = [c for row in counts for c in row]
-    same = [c * (c - 1) for c in n]  # ordered pairs of one card kind
-    g1 = [r - 1 for r in rank for _ in range(4)]  # by kind: other cards of its rank, of its suit
-    g2 = [s - 1 for s in suit] * 13
-    q = [size * (size - 1), sum(r * (r - 1) for r in rank), sum(s * (s - 1) for s in suit), sum(same)]
-    t = [[(size - 1) * q[max(x, y)] if min(x, y) == 0 else 0 for y in range(4)] for x in range(4)]
-    t[1][1] = sum(r * (r - 1) ** 2 for r in rank)
-    t[2][2] = sum(s * (s - 1) ** 2 for s in suit)
-    t[3][3] = sum(p * (c - 1) for p, c in zip(same, n))
-    t[1][2] = t[2][1] = sum(map(mul, map(mul, g1, n), g2))
-    t[1][3] = t[3][1] = sum(map(mul, g1, same))
-    t[2][3] = t[3][2] = sum(map(mul, g2, same))
-    j = [[q[x] * q[y] - 4 * t[x][y] + 2 * q[MEET_LISTS[x][y]] for y in range(4)] for x in range(4)]
-    m = CLASS_LISTS
-    rest = (size - 4) * (size - 5)
-    mj = [[sum(map(mul, row, column)) for column in zip(*j)] for row in m]
-    return [rest * sum(map(mul, a, b)) for a in mj for b in m]
 
 
 @dataclass(frozen=True)

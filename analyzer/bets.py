@@ -13,16 +13,13 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
-import numpy as np
-
 from .cards import Shoe
 from .amounts import parse_payout
 from .cardtests import Poker
 from .conditions import AllOf, AnyOf, Between, Is, Not, settled_masks, where  # noqa: F401  (the bet vocabulary)
-from .engine import Distribution, TooMuchDetail, cells, enumerate_cards
 from .errors import BaccaratError, did_you_mean, expect, listing
 from .knowledge import NOTHING, Knowledge
-from .layout import Detail, Needs, memo, union
+from .layout import Detail, Needs, memo, np, union  # np: numpy, imported at first use
 from .series import Series, line_numerators, line_probabilities
 from .tableau import PUNTO_BANCO, Tableau
 from .lazy import LazyModule
@@ -30,6 +27,7 @@ from .lazy import LazyModule
 # The card-level counting, imported when a bet first reads card detail: a value-level question
 # (`baccarat edge --decks 8`) starts without it (about 15 ms of a process).
 cardcount, closedforms = LazyModule("analyzer.cardcount"), LazyModule("analyzer.closedforms")
+engine = LazyModule("analyzer.engine")  # a question answered without arrays (lean.py) never loads it
 
 NEVER = AnyOf(())  # a condition that holds for no coup
 INDEPENDENT = ("independent coups, each with this shoe's exact chances (a real shoe's figure, dealt to its cut "
@@ -273,7 +271,7 @@ class BetResult:
 def settled_cells(conditions: tuple, tableau: Tableau) -> tuple:
     """For each pay line (by its condition), the indices of the distribution's cells it settles:
     those where it holds and no earlier line did. Cells depend on the tableau, not the shoe."""
-    return tuple(np.flatnonzero(hit).astype(np.int32) for hit in settled_masks(conditions, cells(tableau)[1]))
+    return tuple(np.flatnonzero(hit).astype(np.int32) for hit in settled_masks(conditions, engine.cells(tableau)[1]))
 
 
 def evaluate(bet: Bet, dist: Distribution) -> BetResult:
@@ -281,7 +279,7 @@ def evaluate(bet: Bet, dist: Distribution) -> BetResult:
     counted on the same shoe at the card detail its conditions read. A bet across coups follows
     the coups from this one on, independent, each with this shoe's chances (series.py): the
     first is the coup ``dist`` describes, with its known cards; the later ones are dealt blind."""
-    expect(bet, Bet, "evaluate takes a Bet"), expect(dist, Distribution, "and a Distribution (enumerate_coup)")
+    expect(bet, Bet, "evaluate takes a Bet"), expect(dist, engine.Distribution, "and a Distribution (enumerate_coup)")
     counts = line_counts(bet, dist)
     if bet.series is None:
         return BetResult(bet, tuple(counts), dist.total)
@@ -374,13 +372,13 @@ def walked_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
             form = "with cards known, no closed form counts it" if knowledge and closedforms.one_form(conditions, tableau) \
                 else closedforms.suit_expansion(conditions)[1] or "no closed form has its shape"
             why = f"; nor does it compile: more than {cardcount.MAX_ROWS:,} ways for the cards it reads to fall, and {form}"
-        raise TooMuchDetail(f"{name}: too much card detail to count on this shoe ({classes} classes of cards at every "
+        raise engine.TooMuchDetail(f"{name}: too much card detail to count on this shoe ({classes} classes of cards at every "
                             f"place through the draws, at most {WALK_CLASSES}: it reads {needs.words()}{why}): read "
                             "fewer attributes at once, at fewer places, or use a smaller shoe")
     try:
-        detailed = enumerate_cards(shoe, tableau, detail)
-    except TooMuchDetail as error:
-        raise TooMuchDetail(f"{name}: {error}") from None
+        detailed = engine.enumerate_cards(shoe, tableau, detail)
+    except engine.TooMuchDetail as error:
+        raise engine.TooMuchDetail(f"{name}: {error}") from None
     masks = memo(detailed.fields, ("settled", conditions), lambda: settled_masks(conditions, detailed.fields))
     return [detailed.count(hit) for hit in masks]
 

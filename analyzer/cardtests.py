@@ -32,12 +32,11 @@ pay table lists its lines from the best category down and the first line that ho
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import numpy as np
+from functools import lru_cache
 
 from .cards import COLOURS, FACE_RANKS, KINDS, SUIT_NAMES, SUITS, BaccaratError, kind_attributes, parse_card, parse_rank
 from .errors import did_you_mean
-from .layout import GROUPS, PLACES, Needs, memo
+from .layout import GROUPS, PLACES, Needs, memo, np  # np: numpy, imported at first use
 
 CARD_KEYS = ("rank", "value", "suit", "colour", "face", "card")
 GROUP_KEYS = ("count", "of", "every", "same_colour", "same_suit", "max_value", "min_value", "poker", "poker_ranks")
@@ -148,8 +147,10 @@ class GroupEvery:
         return group_needs(self.group, [self.test.member])
 
 
-ATTRIBUTE_TABLES = {name: np.array([kind_attributes(k)[name] for k in range(KINDS)] + [-1])
-                    for name in ("rank", "value", "suit", "colour")}
+@lru_cache(maxsize=4)
+def attribute_table(name: str) -> np.ndarray:
+    """The attribute (rank, value, suit, colour) of each kind, and -1 at index -1 (no card)."""
+    return np.array([kind_attributes(k)[name] for k in range(KINDS)] + [-1])
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ def dealt(fields, group: str) -> np.ndarray:
 def same(fields, group: str, attribute: str) -> np.ndarray:
     """Whether the group's dealt cards all share the attribute (colour or suit)."""
     def compute():
-        table = ATTRIBUTE_TABLES[attribute]
+        table = attribute_table(attribute)
         first = table[fields[GROUPS[group][0]]]
         out = np.ones(len(first), bool)
         for place in GROUPS[group][1:]:  # a card not dealt (the first never is) agrees with any
@@ -203,7 +204,7 @@ class GroupValue:
 
     def mask(self, fields):
         kinds = group_kinds(fields, self.group)
-        value = ATTRIBUTE_TABLES["value"][kinds]
+        value = attribute_table("value")[kinds]
         extreme = np.where(kinds >= 0, value, -1).max(1) if self.which == "max" else np.where(kinds >= 0, value, 10).min(1)
         return np.isin(extreme, self.values)
 

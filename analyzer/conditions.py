@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from .cards import BaccaratError
 from .errors import did_you_mean
 from .cardtests import GROUPS, PLACES, Poker, CardIs, is_card_key, parse_card_test, parse_group_test
-from .layout import Needs, union
+from .layout import Needs, np, union  # np: numpy, imported at first use
 
 WINNERS = {"player": 1, "banker": -1, "tie": 0}
 

@@ -38,6 +38,7 @@ import numpy as np
 from .cards import Shoe, check_playable
 from .errors import BaccaratError, Unsatisfiable, expect
 from .knowledge import NOTHING, Knowledge
+from .recent import Recent  # noqa: F401  (engine.Recent: where the engine's callers found it)
 from .layout import (HEAD, KIND_VALUE, NONE, PLACES, POSITION_FIELDS, Detail, Needs, draws, head_flags, representatives,
                      value_fields)
 from .tableau import PUNTO_BANCO, Tableau
@@ -288,43 +289,6 @@ def enumerate_cards(shoe: Shoe, tableau: Tableau, detail: Detail) -> Distributio
     key = (tableau, detail, shoe.size) + tuple(tuple(class_counts(n, split)) for split in splits)
     dist = CARD_CACHE.kept(key, lambda: _enumerate_cards(shoe, tableau, detail))
     return dist if dist.shoe == shoe else replace(dist, shoe=shoe)
-
-
-class Recent:
-    """The latest values put, kept within a budget of cells (``size(value)`` each), the oldest
-    dropped first: memory is bounded by what the values hold, not by how many there are. Safe to
-    share between threads.
-
-    >>> recent = Recent(10, size=len)
-    >>> for key in "abc":
-    ...     _ = recent.put(key, [0] * 4)
-    >>> recent.get("a"), recent.get("c")
-    (None, [0, 0, 0, 0])
-    """
-
-    def __init__(self, cells: int, size):
-        self.budget, self.size, self.values, self.lock = cells, size, OrderedDict(), threading.Lock()
-
-    def get(self, key):
-        with self.lock:
-            value = self.values.get(key)
-            if value is not None:
-                self.values.move_to_end(key)
-            return value
-
-    def kept(self, key, make):
-        """The value kept for ``key``, or ``make()`` kept and returned where there is none."""
-        value = self.get(key)
-        return value if value is not None else self.put(key, make())
-
-    def put(self, key, value):
-        """Keep ``value`` (the newest, even alone over the budget) and return it."""
-        with self.lock:
-            self.values[key] = value
-            self.values.move_to_end(key)
-            while len(self.values) > 1 and sum(map(self.size, self.values.values())) > self.budget:
-                self.values.popitem(last=False)
-            return value
 
 
 # The walk's output depends on the shoe only through its cards of each class (and its size), so

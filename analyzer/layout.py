@@ -23,10 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache, reduce
 
-import numpy as np
-
 from .cards import KINDS, VALUES, kind_attributes, whole_ranks, whole_suits
 from .knowledge import NOTHING, Knowledge
+from .lazy import LazyModule
 from .tableau import STOOD, Tableau
 
 NONE = -1  # the value (or kind) of a third card that was not dealt
@@ -39,8 +38,21 @@ GROUPS = {
     "all_cards": PLACES,
 }
 POSITION_FIELDS = HEAD + ("fifth_card", "sixth_card")  # the card at each position 1-6, dealt or not
-RANK_VALUE = np.array(VALUES)  # point value of each rank index
-KIND_VALUE = np.repeat(RANK_VALUE, 4)  # point value of each kind (rank * 4 + suit)
+np = LazyModule("numpy")  # imported at first use: a question answered without arrays (lean.py) never loads it
+
+
+@lru_cache(maxsize=1)
+def value_tables():
+    """(RANK_VALUE, KIND_VALUE): the point value of each rank index, and of each kind (rank * 4 +
+    suit), as arrays, made at first use (``layout.KIND_VALUE`` names the second)."""
+    rank_value = np.array(VALUES)
+    return rank_value, np.repeat(rank_value, 4)
+
+
+def __getattr__(name):  # RANK_VALUE and KIND_VALUE, made when first imported (PEP 562)
+    if name in ("RANK_VALUE", "KIND_VALUE"):
+        return value_tables()[name == "KIND_VALUE"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def draws(tableau: Tableau, pt, bt, player_third):
@@ -120,7 +132,7 @@ def head_flags(kinds: np.ndarray) -> dict:
 def coup_fields(kinds: np.ndarray) -> dict:
     """Every outcome field of coups dealt from real cards: ``kinds[coup, place]`` in PLACES
     order, -1 for a third card not dealt."""
-    value = np.append(KIND_VALUE, NONE)[kinds]  # index -1: no card
+    value = np.append(value_tables()[1], NONE)[kinds]  # index -1: no card
     pt, bt = (value[:, 0] + value[:, 2]) % 10, (value[:, 1] + value[:, 3]) % 10
     places = {place: kinds[:, i] for i, place in enumerate(PLACES)}
     return places | value_fields(pt, bt, value[:, 4], value[:, 5]) | head_flags(kinds)
@@ -257,7 +269,7 @@ class Detail:
         needs to apply the tableau or the knowledge, and in the coarser ``classes`` elsewhere."""
         known = [self.knowledge.known[p - 1] for p in positions if self.knowledge.known[p - 1] is not None]
         first = {}
-        return tuple(first.setdefault((c, KIND_VALUE[k] if by_value else 0, tuple(s[k] for s in known)), len(first))
+        return tuple(first.setdefault((c, VALUES[k // 4] if by_value else 0, tuple(s[k] for s in known)), len(first))
                      for k, c in enumerate(self.classes))
 
 

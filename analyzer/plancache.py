@@ -2,10 +2,11 @@
 
 A compilation (the polynomials of a rule set's value lines, or of card-level lines: batch.py,
 cardcount.py) depends only on what it was asked (conditions, tableau, knowledge) and on the code
-that compiles it. Each is kept as one ``.npz`` file of integer and float arrays under the user's
-cache directory (``$XDG_CACHE_HOME/baccarat``, else ``~/.cache/baccarat``), named by a digest
-of a canonical text of what was asked, the package's version and a digest of the package's
-computing modules (so a changed module never reads a file an older one wrote).
+that compiles it. Each is kept as one file, ``.npz`` of integer and float arrays or ``.bin`` of
+bytes (lean.py's plans for one shoe, read without numpy), under the user's cache directory
+(``$XDG_CACHE_HOME/baccarat``, else ``~/.cache/baccarat``), named by a digest of a canonical text
+of what was asked, the package's version and a digest of the package's computing modules (so a
+changed module never reads a file an older one wrote).
 
 A cache is never the reason for a wrong figure or an error, only for speed:
 
@@ -27,15 +28,17 @@ import enum
 import hashlib
 import os
 import re
-import tempfile
 import threading
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from .errors import BaccaratError
+
 MAX_BYTES = 256 * 2**20  # the cache's size at most: the whole catalogue's compilations take about 30 MB
-SUFFIX = ".npz"
-NAMED = re.compile(r"[a-z]+-[0-9a-f]{40}\.npz")  # what key() names, with the suffix
+SUFFIX = ".npz"  # named arrays (load, store)
+BYTES = ".bin"  # bytes (load_bytes, store_bytes)
+NAMED = re.compile(r"[a-z]+-[0-9a-f]{40}\.(npz|bin)")  # what key() names, with a suffix
 _LOCK = threading.Lock()
 
 
@@ -46,7 +49,17 @@ def directory() -> Path:
     'baccarat'
     """
     base = os.environ.get("XDG_CACHE_HOME") or ""
-    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "baccarat"
+    if os.path.isabs(base):
+        return Path(base) / "baccarat"
+    try:
+        return Path.home() / ".cache" / "baccarat"
+    except RuntimeError:  # no $HOME, and a user the system does not name: no cache (a miss, never an error)
+        raise NoFolder("no folder for compiled plans: no home folder is known; set XDG_CACHE_HOME") from None
+
+
+class NoFolder(BaccaratError, OSError):
+    """No cache folder can be named: every look-up is a miss, every store does nothing, and
+    `baccarat cache` says so."""
 
 
 def canonical(value) -> str:
@@ -105,8 +118,9 @@ def load(name: str | None) -> dict | None:
         return None
     import numpy as np
 
-    path = directory() / (name + SUFFIX)
+    path = None
     try:
+        path = path_of(name)
         with np.load(path, allow_pickle=False) as stored:
             arrays = {k: stored[k] for k in stored.files}  # reads every member: zip checks each one's CRC
         if str(arrays.pop("_name")) != name or str(arrays.pop("_digest")) != digest(arrays):
@@ -114,7 +128,8 @@ def load(name: str | None) -> dict | None:
     except FileNotFoundError:
         return None
     except Exception:  # noqa: BLE001 - whatever a damaged or foreign file raises, it is a miss
-        remove(path)
+        if path is not None:
+            remove(path)
         return None
     try:
         os.utime(path)  # used now: the last to go when the cache is trimmed
@@ -123,9 +138,48 @@ def load(name: str | None) -> dict | None:
     return arrays
 
 
-def stored(name: str | None) -> bool:
-    """Whether something is kept under ``name`` (it may still fail to read: see load)."""
-    return name is not None and (directory() / (name + SUFFIX)).is_file()
+def path_of(name: str, of: type = dict) -> Path:
+    """The file of what is kept under ``name``: arrays (``of`` dict) or bytes."""
+    return directory() / (name + (BYTES if of is bytes else SUFFIX))
+
+
+def stored(name: str | None, of: type = dict) -> bool:
+    """Whether something is kept under ``name`` (arrays, or bytes with ``of`` bytes; it may still
+    fail to read: see load)."""
+    try:
+        return name is not None and path_of(name, of).is_file()
+    except OSError:
+        return False
+
+
+def load_bytes(name: str | None) -> bytes | None:
+    """The bytes stored under ``name`` by store_bytes, or None (not stored, or not readable: then
+    removed). A file holds its name, a digest of its bytes, then the bytes."""
+    if name is None:
+        return None
+    path = None
+    try:
+        path = path_of(name, bytes)
+        own, digested, data = path.read_bytes().split(b"\n", 2)
+        if own.decode() != name or digested.decode() != hashlib.sha256(data).hexdigest():
+            raise ValueError("not the file written under this name")
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - whatever a damaged or foreign file raises, it is a miss
+        if path is not None:
+            remove(path)
+        return None
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+    return data
+
+
+def store_bytes(name: str | None, data: bytes) -> bool:
+    """Keep ``data`` under ``name``, as store keeps arrays: whether it was kept."""
+    return name is not None and write(
+        name, BYTES, lambda f: f.write(b"%s\n%s\n%s" % (name.encode(), hashlib.sha256(data).hexdigest().encode(), data)))
 
 
 def store(name: str | None, arrays: dict) -> None:
@@ -135,21 +189,30 @@ def store(name: str | None, arrays: dict) -> None:
         return
     import numpy as np
 
-    folder = directory()
+    write(name, SUFFIX, lambda f: np.savez(f, **arrays, _name=np.array(name), _digest=np.array(digest(arrays))))
+
+
+def write(name: str, suffix: str, writer) -> bool:
+    """``writer(file)`` into a temporary file of the cache's folder, renamed to ``name`` + ``suffix``
+    once whole: whether it was (nothing on an OSError or ValueError)."""
+    import tempfile  # (its import, 7 ms, only where something is written)
+
     try:
+        folder = directory()
         folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".writing-", suffix=SUFFIX)
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".writing-", suffix=suffix)
         try:
             os.chmod(temporary, 0o644)  # readable as any file the user writes (mkstemp's 0600 hid it from a shared cache)
             with os.fdopen(handle, "wb") as f:
-                np.savez(f, **arrays, _name=np.array(name), _digest=np.array(digest(arrays)))
-            os.replace(temporary, folder / (name + SUFFIX))
+                writer(f)
+            os.replace(temporary, folder / (name + suffix))
         except BaseException:
             remove(Path(temporary))
             raise
-        trim_now(folder, os.path.getsize(folder / (name + SUFFIX)))
+        trim_now(folder, os.path.getsize(folder / (name + suffix)))
     except (OSError, ValueError):
-        pass
+        return False
+    return True
 
 
 def read_or_made(name: str | None, read, make):
@@ -249,6 +312,7 @@ def clear() -> tuple[Path, int, int]:
     for path in kept(folder):
         remove(path)
     if folder.is_dir():
-        for path in folder.glob(".writing-*" + SUFFIX):
-            remove(path)
+        for suffix in (SUFFIX, BYTES):
+            for path in folder.glob(".writing-*" + suffix):
+                remove(path)
     return folder, files, size

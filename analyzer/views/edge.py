@@ -8,11 +8,14 @@ from fractions import Fraction
 from ..analysis import analyse
 from ..bets import INDEPENDENT, BetResult, RuleSet, evaluate
 from ..cards import Shoe, shoe_in_play
-from ..engine import Recent, enumerate_coup, infinite_deck, possible_coup
 from ..errors import Unsatisfiable
 from ..knowledge import NOTHING, Knowledge
+from ..lazy import LazyModule
+from ..recent import Recent
 from ..render import Column, View, pay_table, payout_text
 from . import given, known_data, shoe_data
+
+engine = LazyModule("analyzer.engine")  # with numpy: not loaded where lean.py answers
 
 
 def bet_row(result: BetResult) -> dict:
@@ -84,7 +87,7 @@ def edge(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
     coup's cards); a bet with several pay lines is followed by one row per line. A compiled rule
     set is answered by its polynomials (analysis.analyse)."""
     results = analyse(rules, shoe, knowledge)
-    total = results[0].total if results else enumerate_coup(shoe, rules.tableau, knowledge).total
+    total = results[0].total if results else engine.enumerate_coup(shoe, rules.tableau, knowledge).total
     rows = [bet_row(result) for result in results]
     return View(
         title=f"House edge: rules {rules.name} ({rules.description}); shoe {shoe.describe()}{given(knowledge)}"
@@ -140,8 +143,8 @@ def by_decks(rules: RuleSet, deck_counts: list[int], knowledge: Knowledge = NOTH
     """The house edge of each bet on full shoes of each number of decks, and its exact limit as
     the number of decks grows without end (cards dealt as if with replacement)."""
     labels = [deck_label(d) for d in deck_counts] + ["infinite"]
-    dists = [possible_coup(Shoe.decks(d), rules.tableau, knowledge) for d in deck_counts] \
-        + [infinite_deck(rules.tableau, knowledge)]
+    dists = [engine.possible_coup(Shoe.decks(d), rules.tableau, knowledge) for d in deck_counts] \
+        + [engine.infinite_deck(rules.tableau, knowledge)]
     rows = [{"bet": bet.id, "name": bet.name,
              **{f"d{i}": dist and evaluate(bet, dist).house_edge for i, dist in enumerate(dists)}} for bet in rules.bets]
     return View(

@@ -17,7 +17,7 @@ from ..bets import INDEPENDENT, MAIN_BETS, RuleSet, pending_rows
 from ..check import check_bet
 from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..counting import count_system, running_count, true_count
-from ..engine import Recent
+from ..recent import Recent
 from ..errors import BaccaratError, error_line
 from ..knowledge import NOTHING, Knowledge
 from ..render import cell_text, decimal, pay_table, percent, to_json

@@ -16,7 +16,7 @@ import json
 import threading
 import time
 
-from ..engine import Recent
+from ..recent import Recent
 from ..errors import BaccaratError
 from ..pit import record, table_spec
 from ..render import to_json

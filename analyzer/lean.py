@@ -1,0 +1,253 @@
+"""One shoe's value-level bets in Python integers, from the rule set's compiled plan kept on disk:
+a one-off question (``baccarat edge --decks 8``) answered without loading numpy or the engine.
+
+A rule set whose bets read only point values and the classes of the hands' first two cards
+(pairs, suited: the standard rules, EZ, most value-level rule files) has the compiled plan
+batch.RulePlan: each value line a polynomial in the ten value counts, the sum of c[mu] F[mu](v)
+over the 5,005 falling monomials of degree six (see batch.py), and each class line a closed form
+in the 52 card counts (:func:`hand_classes_of`). For one shoe that is a few thousand products
+per basis line: about a millisecond in Python integers for the standard rules, exact at any
+size, where importing numpy alone costs 45-85 ms on a small machine (and the enumeration 10 ms
+more). So the plan's integers are kept on disk (plancache.py, as bytes: reading them needs no
+numpy) and :func:`analyse` evaluates them here.
+
+When a plan is kept: the *second* time a process analyses a rule set one-off, a first analysis
+leaving only a mark (``seen-...``, removed once the plan is kept). Compiling takes 0.1-0.4 s
+(batch.RulePlan.polynomials); a rule file edited and analysed once at each edit never pays it, a
+question asked again pays it once, and never twice: the mark says when a compilation has begun,
+so a plan that could not be kept (a full disk, a process stopped) is not compiled again. Every
+path that does not reach (knowledge of the cards, card-level bets, lines mixing values and hand
+classes, payouts that are symbols, fewer than six cards, a cache that cannot be read or
+written) is the enumerator's, with the same results (the tests hold them equal).
+
+>>> len(multisets()), multisets(2)[:4]
+(5005, [(0, 0), (0, 1), (1, 1), (0, 2)])
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from array import array
+from bisect import bisect_left
+from functools import lru_cache
+from operator import mul
+
+from . import plancache
+from .bets import BetResult, RuleSet, result_of
+from .cards import Shoe
+from .recent import Recent
+
+DEGREE = 6  # cards on the counting basis
+VALUES = 10  # point values 0-9
+TYPECODE = "h"  # the basis coefficients on disk, little-endian: each 0 to 6! orders (batch.value_terms)
+MOST = 720
+
+
+@lru_cache(maxsize=DEGREE + 1)
+def monomial_plan(k: int = DEGREE):
+    """How to build the falling monomials of degree 1..k, and the multisets of degree k.
+
+    A multiset of degree d is one of degree d-1 with a value x added that is at least its largest;
+    its monomial is the parent's times (v_x - c), c the copies of x already in the parent. With
+    each level ordered by (largest value, its copies), the parents for a given (x, c) are one
+    contiguous block of rows, so a level is a few dozen slice-times-row products: returns, per
+    level, [(factor row x*7 + c, first parent row, end parent row)], and the multisets of degree
+    k as sorted tuples in that order (batch.py's columns)."""
+    level, top = [()], [-1]  # top: x * 7 + copies of the largest x, increasing along the level
+    steps = []
+    for _ in range(k):
+        blocks, parts, tops = [], [], []
+        for x in range(VALUES):
+            for c in range(DEGREE):
+                start = 0 if c == 0 else bisect_left(top, x * 7 + c)
+                end = bisect_left(top, x * 7 + c + (c > 0))
+                if end > start:
+                    blocks.append((x * 7 + c, start, end))
+                    parts += [m + (x,) for m in level[start:end]]
+                    tops += [x * 7 + c + 1] * (end - start)
+        level, top = parts, tops
+        steps.append(blocks)
+    return steps, level
+
+
+def multisets(k: int = DEGREE) -> list[tuple[int, ...]]:
+    """The multisets of k point values, as sorted tuples, in the order of the monomial columns."""
+    return monomial_plan(k)[1]
+
+
+def falling_monomials(v) -> list[int]:
+    """F[mu](v) for the multisets mu of six values (multisets() order), v the ten value counts:
+    Python integers, exact at any size.
+
+    >>> F = falling_monomials([128] + [32] * 9)
+    >>> F[0] == 128 * 127 * 126 * 125 * 124 * 123, F[-1] == 32 * 31 * 30 * 29 * 28 * 27
+    (True, True)
+    """
+    factors = [x - c for x in v for c in range(7)]  # row x * 7 + c: v_x - c
+    level = [1]
+    for blocks in monomial_plan(DEGREE)[0]:
+        level = [m * factors[f] for f, start, end in blocks for m in level[start:end]]
+    return level
+
+
+# How two cards match: 0 any, 1 same rank, 2 same suit, 3 the same card; MEET[a][b]: both at once.
+MEET = [[0, 1, 2, 3], [1, 1, 3, 3], [2, 3, 2, 3], [3, 3, 3, 3]]
+# A hand class (plain, suited, pair, suited pair: engine.HAND_CLASSES) by inclusion-exclusion
+# over the matches: plain = any - rank - suit + card, suited = suit - card, pair = rank - card.
+CLASS_OF_MATCHES = [[1, -1, -1, 1], [0, 0, 1, -1], [0, 1, 0, -1], [0, 0, 0, 1]]
+
+
+def hand_classes_of(counts) -> list[int]:
+    """Ordered 6-card sequences of one shoe (``counts``: 13 rows of 4 card counts) whose Player's
+    and Banker's first two cards are of hand classes cp and cb, at [cp * 4 + cb]: batch's
+    hand_class_counts (whose docstring derives the closed form) in Python integers.
+
+    >>> classes = hand_classes_of(Shoe.decks(1).counts)
+    >>> sum(classes) == math.perm(52, 6), classes[15]  # no two suited pairs from one deck
+    (True, 0)
+    """
+    rank = [sum(row) for row in counts]
+    suit = [sum(column) for column in zip(*counts)]
+    size = sum(rank)
+    n = [c for row in counts for c in row]
+    same = [c * (c - 1) for c in n]  # ordered pairs of one card kind
+    g1 = [r - 1 for r in rank for _ in range(4)]  # by kind: other cards of its rank, of its suit
+    g2 = [s - 1 for s in suit] * 13
+    q = [size * (size - 1), sum(r * (r - 1) for r in rank), sum(s * (s - 1) for s in suit), sum(same)]
+    t = [[(size - 1) * q[max(x, y)] if min(x, y) == 0 else 0 for y in range(4)] for x in range(4)]
+    t[1][1] = sum(r * (r - 1) ** 2 for r in rank)
+    t[2][2] = sum(s * (s - 1) ** 2 for s in suit)
+    t[3][3] = sum(p * (c - 1) for p, c in zip(same, n))
+    t[1][2] = t[2][1] = sum(map(mul, map(mul, g1, n), g2))
+    t[1][3] = t[3][1] = sum(map(mul, g1, same))
+    t[2][3] = t[3][2] = sum(map(mul, g2, same))
+    j = [[q[x] * q[y] - 4 * t[x][y] + 2 * q[MEET[x][y]] for y in range(4)] for x in range(4)]
+    m = CLASS_OF_MATCHES
+    rest = (size - 4) * (size - 5)
+    mj = [[sum(map(mul, row, column)) for column in zip(*j)] for row in m]
+    return [rest * sum(map(mul, a, b)) for a in mj for b in m]
+
+
+class Lean:
+    """A rule set's plan for one shoe in Python integers: the basis lines' coefficients on the
+    5,005 monomials, every value line as an integer combination of them, the hand-class pairs
+    each class line holds for, and each bet's columns (value lines, then class lines)."""
+
+    def __init__(self, basis: list, value_sums: list, class_sets: list, line_columns: list):
+        self.basis, self.value_sums, self.class_sets, self.line_columns = basis, value_sums, class_sets, line_columns
+
+    def results(self, rules: RuleSet, shoe: Shoe) -> list[BetResult]:
+        """Every bet of ``rules`` (the rule set this plan was compiled from) on ``shoe`` (six cards
+        or more), exact: the line counts on the ordered 6-card basis, as batch.analyse_one finds them."""
+        monomials = falling_monomials(shoe.value_counts())
+        basis = [sum(map(mul, row, monomials)) for row in self.basis]
+        lines = [sum(m * basis[r] for r, m in terms) for terms in self.value_sums]
+        if self.class_sets:
+            classes = hand_classes_of(shoe.counts)
+            lines += [sum(c for c, holds in zip(classes, row) if holds) for row in self.class_sets]
+        total = math.perm(shoe.size, DEGREE)
+        return [result_of(bet, [lines[k] for k in columns], total) for bet, columns in zip(rules.bets, self.line_columns)]
+
+    def to_bytes(self) -> bytes:
+        header = {"rows": len(self.basis), "value_sums": self.value_sums, "class_sets": self.class_sets,
+                  "line_columns": self.line_columns}
+        if any(not 0 <= c <= MOST for row in self.basis for c in row):
+            raise ValueError("a coefficient out of range")
+        flat = array(TYPECODE, (c for row in self.basis for c in row))
+        if sys.byteorder == "big":
+            flat.byteswap()
+        return json.dumps(header, separators=(",", ":")).encode() + b"\n" + flat.tobytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes, bets: int) -> Lean:
+        """The plan written by to_bytes, checked to fit a rule set of ``bets`` bets (ValueError if not)."""
+        text, _, packed = data.partition(b"\n")
+        header = json.loads(text)
+        flat = array(TYPECODE)
+        flat.frombytes(packed)
+        if sys.byteorder == "big":
+            flat.byteswap()
+        rows, width = header["rows"], len(multisets())
+        if len(flat) != rows * width or (flat and not 0 <= min(flat) <= max(flat) <= MOST):
+            raise ValueError("the basis is not rows of 5,005 coefficients from 0 to 720")
+        basis = [flat[r * width:(r + 1) * width].tolist() for r in range(rows)]
+        value_sums = [[(int(r), int(m)) for r, m in terms] for terms in header["value_sums"]]
+        class_sets = [[bool(x) for x in row] for row in header["class_sets"]]
+        columns = len(value_sums) + len(class_sets)
+        line_columns = [[int(k) for k in these] for these in header["line_columns"]]
+        if len(line_columns) != bets or any(not 0 <= k < columns for these in line_columns for k in these) \
+                or any(not 0 <= r < rows for terms in value_sums for r, _ in terms) \
+                or any(len(row) != 16 for row in class_sets):
+            raise ValueError("the plan does not fit the rule set")
+        return cls(basis, value_sums, class_sets, line_columns)
+
+
+def lean_of(plan) -> Lean | None:
+    """The Lean plan of a batch.RulePlan whose lines are all value and class lines, or None."""
+    if plan.card_bets or len(plan.column_cells) != plan.value_columns + len(plan.class_sets):
+        return None
+    polynomials = plan.polynomials
+    basis = [[int(c) for c in row] for row in polynomials.basis.tolist()]  # float64 holding exact integers
+    return Lean(basis, [list(terms) for terms in polynomials.value_sums], plan.class_sets.astype(int).tolist(),
+                [list(columns) for columns in plan.line_columns])
+
+
+def answers(rules: RuleSet) -> bool:
+    """Whether a Lean plan can answer ``rules``: numeric payouts and no card-level bets (a plan
+    with lines mixing values and hand classes is found out when compiled, and never kept)."""
+    return all(bet.numeric and not bet.card_level for bet in rules.bets)
+
+
+ENUMERATOR = b"enumerator"  # kept for a rule set whose lines no Lean plan counts: not compiled again
+COMPILING = b"compiling"  # a mark once a process has begun to compile: a compilation not kept is not tried again
+# id(rules) -> (rules, Lean or None): what this process found, by identity, within a million
+# coefficients, a rule set counted as 5,000 more (at most 200 kept: a few tens of MB however
+# many rule files a server is sent)
+_KEPT = Recent(1_000_000, size=lambda hit: 5_000 + (0 if hit[1] is None else len(hit[1].basis) * len(multisets())))
+
+
+def analyse(rules: RuleSet, shoe: Shoe) -> list[BetResult] | None:
+    """Every bet of ``rules`` on ``shoe`` by its Lean plan (read from disk, or compiled and kept
+    the second time a process asks: see the module notes), or None where the enumerator answers."""
+    if shoe.size < DEGREE or not answers(rules):
+        return None
+    hit = _KEPT.get(id(rules))
+    if hit is None or hit[0] is not rules:  # (the hit holds the rules: their id is their own while kept)
+        hit = _KEPT.put(id(rules), (rules, found(rules)))
+    return None if hit[1] is None else hit[1].results(rules, shoe)
+
+
+def found(rules: RuleSet) -> Lean | None:
+    """The Lean plan of ``rules`` kept on disk; else, where a process marked it before, compiled
+    and kept; else None, and marked."""
+    name = plancache.key("lean", rules)
+    if name is None:
+        return None
+    damaged = plancache.stored(name, bytes)  # a file that will not read is compiled again at once
+    data = plancache.load_bytes(name)
+    if data == ENUMERATOR:
+        return None
+    if data:
+        try:
+            return Lean.from_bytes(data, len(rules.bets))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            plancache.remove(plancache.path_of(name, bytes))
+    mark = "seen-" + name.partition("-")[2]
+    seen = plancache.load_bytes(mark)
+    if seen is None and not damaged:  # the first time: a mark, nothing compiled
+        plancache.store_bytes(mark, b"")
+        return None
+    if seen == COMPILING or not plancache.store_bytes(mark, COMPILING):
+        return None  # a compilation was not kept before (a disk full, a process stopped), or nothing can be written here
+    from . import batch  # the compilation, with numpy: once, the second time a process asks
+
+    lean = lean_of(batch.plan_of(rules))
+    try:
+        kept = plancache.store_bytes(name, ENUMERATOR if lean is None else lean.to_bytes())
+    except ValueError:  # a coefficient out of range (none is): the enumerator's
+        kept = plancache.store_bytes(name, ENUMERATOR)
+    if kept:
+        plancache.remove(plancache.path_of(mark, bytes))
+    return lean

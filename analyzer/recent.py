@@ -1,0 +1,43 @@
+"""A bounded cache of the latest values: what the engine, the card-level counting, the views and
+the server keep of their recent work. Its own module, without numpy, so that the views and the
+server can keep things without loading the engine."""
+
+import threading
+from collections import OrderedDict
+
+
+class Recent:
+    """The latest values put, kept within a budget of cells (``size(value)`` each), the oldest
+    dropped first: memory is bounded by what the values hold, not by how many there are. Safe to
+    share between threads.
+
+    >>> recent = Recent(10, size=len)
+    >>> for key in "abc":
+    ...     _ = recent.put(key, [0] * 4)
+    >>> recent.get("a"), recent.get("c")
+    (None, [0, 0, 0, 0])
+    """
+
+    def __init__(self, cells: int, size):
+        self.budget, self.size, self.values, self.lock = cells, size, OrderedDict(), threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            value = self.values.get(key)
+            if value is not None:
+                self.values.move_to_end(key)
+            return value
+
+    def kept(self, key, make):
+        """The value kept for ``key``, or ``make()`` kept and returned where there is none."""
+        value = self.get(key)
+        return value if value is not None else self.put(key, make())
+
+    def put(self, key, value):
+        """Keep ``value`` (the newest, even alone over the budget) and return it."""
+        with self.lock:
+            self.values[key] = value
+            self.values.move_to_end(key)
+            while len(self.values) > 1 and sum(map(self.size, self.values.values())) > self.budget:
+                self.values.popitem(last=False)
+            return value
