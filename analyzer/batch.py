@@ -281,6 +281,18 @@ class RulePlan:
                     nets[b, j] = float(bet.net(bet.lines[j]))
         return line, nets
 
+    @cached_property
+    def one_shoe(self) -> tuple:
+        """What analyse_one takes for one shoe: (C, w, class rows, plain): C[value column, basis
+        line] = value_from_basis transposed (int64), w the most sum of |C| along a row (the value
+        lines are C @ basis, exact in int64 while w * N(N-1)...(N-5) < 2**63), the hand-class
+        pairs each class line holds for, and which bets are value-level bets on one coup (their
+        result is their counts as they are)."""
+        combine = np.ascontiguousarray(self.polynomials.value_from_basis.T, np.int64)
+        weight = int(np.abs(combine).sum(1).max(initial=0))
+        class_rows = tuple(tuple(np.flatnonzero(row).tolist()) for row in self.class_sets)
+        return combine, weight, class_rows, tuple(bet.series is None and not bet.card_level for bet in self.rules.bets)
+
     @property
     def compiled(self) -> bool:
         """The polynomials are built: a shoe then costs a fraction of a millisecond."""
@@ -441,16 +453,22 @@ def analyse_one(plan: RulePlan, shoe: Shoe) -> list[BetResult] | None:
             basis = np.rint(polynomials.basis @ monomials).astype(np.int64)
         else:
             basis = split_product(polynomials.basis, monomials)
-    basis = basis.tolist()
-    lines = [sum(m * basis[r] for r, m in terms) for terms in polynomials.value_sums]
-    if len(plan.class_sets):
+    combine, weight, class_rows, plain = plan.one_shoe
+    if exact and weight < 1024:  # each partial sum at most weight * total < 2**63: exact in int64
+        lines = (combine @ basis).tolist()
+    else:
+        basis = basis.tolist()
+        lines = [sum(m * basis[r] for r, m in terms) for terms in polynomials.value_sums]
+    if class_rows:
         classes = hand_classes_of(shoe.counts)
-        lines += [sum(c for c, holds in zip(classes, row) if holds) for row in plan.class_sets.tolist()]
+        lines += [sum(map(classes.__getitem__, row)) for row in class_rows]
     if len(lines) < len(plan.column_cells):  # lines mixing values and hand classes
         dist = enumerate_coup(shoe, plan.rules.tableau)
         lines += [dist.count(cells) for cells in plan.column_cells[len(lines):]]
     lines += card_counts(plan, shoe)
-    return [result_of(bet, [lines[k] for k in columns], total) for bet, columns in zip(plan.rules.bets, plan.line_columns)]
+    take = lines.__getitem__  # Python integers: a bet on one coup is its counts as they are (result_of)
+    return [BetResult(bet, tuple(map(take, columns)), total) if simple else result_of(bet, list(map(take, columns)), total)
+            for bet, columns, simple in zip(plan.rules.bets, plan.line_columns, plain)]
 
 
 def card_counts(plan: RulePlan, shoe: Shoe) -> list[int]:
@@ -762,7 +780,8 @@ def series_evs(plan: RulePlan, lines: np.ndarray, total: np.ndarray, only: int |
     """bet index -> (numerators, denominators), the exact EV on each shoe of each bet across
     coups (series.py; ``only`` that bet), not in lowest terms: by the closed form of
     series.geometric_ev for all the shoes at once where it applies (geometric_terms, shared by
-    the bets that follow the same coups), else shoe by shoe by the law of its count."""
+    the bets that follow the same coups: a pay table that differs from the first at a few counts
+    adds those terms to the first's sums), else shoe by shoe by the law of its count."""
     out, shared = {}, {}
     for b, bet in enumerate(plan.rules.bets):
         if bet.series is None or only not in (None, b):
@@ -776,10 +795,14 @@ def series_evs(plan: RulePlan, lines: np.ndarray, total: np.ndarray, only: int |
         if closed.any():
             key = (*plan.line_columns[b], top)  # the terms of every shoe where a coup decides
             if key not in shared:
-                shared[key] = geometric_terms(counts[decides], ends[decides], top)
-            terms, power = shared[key]
+                terms, power = geometric_terms(counts[decides], ends[decides], top)
+                shared[key] = terms, power, nets, np.array(nets, object) @ terms
+            terms, power, first, sums = shared[key]
+            differ = [k for k, (x, y) in enumerate(zip(nets, first)) if x != y]  # pay tables differ at a few counts
+            if differ:
+                sums = sums + np.array([nets[k] - first[k] for k in differ], object) @ terms[differ]
             mine = closed[decides]
-            numerators[closed] = np.array(nets, object) @ terms[:, mine]
+            numerators[closed] = sums[mine]
             denominators[closed] = power[mine] * scale
         for i in np.flatnonzero(~closed):
             ev = result_of(bet, [counts[i], ends[i]], total[i]).ev

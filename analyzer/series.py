@@ -222,24 +222,36 @@ def settled_numerators(counts: int, ends: int, most: int | None, bounds: int, li
     return tuple(n // g for n in out), denominator // g
 
 
-@lru_cache(maxsize=256)
+def kept_on(bet, name: str, make):
+    """``make()``, kept on the bet itself (as a cached_property keeps its value) under ``name``:
+    found once a bet, and looked up without hashing it (a bet's hash walks all its lines, and
+    every analysis of a shoe asks these of each bet across coups)."""
+    found = bet.__dict__.get(name)
+    if found is None:
+        found = bet.__dict__[name] = make()
+    return found
+
+
 def lines_by_count(bet) -> tuple[int, tuple]:
     """(B, line): B = bounds_of(lines), and line[k] the index of the pay line that settles a
     count k = 0 .. B (B: B or more), None where none does."""
-    bounds = bounds_of(bet.lines)
-    return bounds, tuple(next((i for i, ln in enumerate(bet.lines) if ln.condition.holds(k)), None)
-                         for k in range(bounds + 1))
+    def make():
+        bounds = bounds_of(bet.lines)
+        return bounds, tuple(next((i for i, ln in enumerate(bet.lines) if ln.condition.holds(k)), None)
+                             for k in range(bounds + 1))
+    return kept_on(bet, "_lines_by_count", make)
 
 
-@lru_cache(maxsize=256)
 def nets_by_count(bet) -> tuple[int, int, tuple]:
     """(K, d, n): K = min(most, bounds), d the common denominator of the bet's nets, and n[k] the
     net (times d) of the line that settles a count k = 0 .. K (-d where none does): found once a
     bet, as a batch asks it of every shoe."""
-    bound, line = lines_by_count(bet)
-    top = bound if bet.series.most is None else min(bet.series.most, bound)
-    scale, nets = bet.integer_nets
-    return top, scale, tuple(-scale if line[k] is None else nets[line[k]] for k in range(top + 1))
+    def make():
+        bound, line = lines_by_count(bet)
+        top = bound if bet.series.most is None else min(bet.series.most, bound)
+        scale, nets = bet.integer_nets
+        return top, scale, tuple(-scale if line[k] is None else nets[line[k]] for k in range(top + 1))
+    return kept_on(bet, "_nets_by_count", make)
 
 
 def line_probabilities(bet, first: tuple, rest: tuple) -> list[Fraction]:
