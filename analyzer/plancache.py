@@ -118,24 +118,34 @@ def load(name: str | None) -> dict | None:
         return None
     import numpy as np
 
-    path = None
-    try:
-        path = path_of(name)
+    def read(path):
         with np.load(path, allow_pickle=False) as stored:
             arrays = {k: stored[k] for k in stored.files}  # reads every member: zip checks each one's CRC
         if str(arrays.pop("_name")) != name or str(arrays.pop("_digest")) != digest(arrays):
             raise ValueError("not the file written under this name")
+        return arrays
+    return read_kept(name, dict, read)
+
+
+def read_kept(name: str, of: type, read):
+    """``read(path)`` of the file kept under ``name``, or None: not stored, or not readable (then
+    removed: whatever a damaged or foreign file raises, it is a miss). A file read is marked as
+    used now, the last to go when the cache is trimmed."""
+    path = None
+    try:
+        path = path_of(name, of)
+        value = read(path)
     except FileNotFoundError:
         return None
-    except Exception:  # noqa: BLE001 - whatever a damaged or foreign file raises, it is a miss
+    except Exception:  # noqa: BLE001 - see above
         if path is not None:
             remove(path)
         return None
     try:
-        os.utime(path)  # used now: the last to go when the cache is trimmed
+        os.utime(path)
     except OSError:
         pass
-    return arrays
+    return value
 
 
 def path_of(name: str, of: type = dict) -> Path:
@@ -157,23 +167,13 @@ def load_bytes(name: str | None) -> bytes | None:
     removed). A file holds its name, a digest of its bytes, then the bytes."""
     if name is None:
         return None
-    path = None
-    try:
-        path = path_of(name, bytes)
+
+    def read(path):
         own, digested, data = path.read_bytes().split(b"\n", 2)
         if own.decode() != name or digested.decode() != hashlib.sha256(data).hexdigest():
             raise ValueError("not the file written under this name")
-    except FileNotFoundError:
-        return None
-    except Exception:  # noqa: BLE001 - whatever a damaged or foreign file raises, it is a miss
-        if path is not None:
-            remove(path)
-        return None
-    try:
-        os.utime(path)
-    except OSError:
-        pass
-    return data
+        return data
+    return read_kept(name, bytes, read)
 
 
 def store_bytes(name: str | None, data: bytes) -> bool:
