@@ -454,7 +454,7 @@ def analyse_one(plan: RulePlan, shoe: Shoe) -> list[BetResult] | None:
         else:
             basis = split_product(polynomials.basis, monomials)
     combine, weight, class_rows, plain = plan.one_shoe
-    if exact and weight < 1024:  # each partial sum at most weight * total < 2**63: exact in int64
+    if weight * total < 2**63:  # each basis count is at most total, each partial sum at most weight * total: exact in int64
         lines = (combine @ basis).tolist()
     else:
         basis = basis.tolist()
