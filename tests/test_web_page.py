@@ -211,6 +211,8 @@ def test_cards_the_server_refuses_are_not_dealt(page):
     page.wait_for_function("document.querySelector('#deal-error').textContent.includes('not dealt')")
     assert "cannot remove A: none left in the shoe" in page.text_content("#deal-error")
     assert page.locator("#dealt li").count() == 4 and page.text_content("#cards-left") == "48"
+    page.wait_for_timeout(500)  # the decks typed above wait 300 ms to ask: the cards dealt since asked for them
+    assert "(not dealt)" in page.text_content("#deal-error")
 
 
 def test_a_renamed_bet_is_followed(page):

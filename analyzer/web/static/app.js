@@ -44,7 +44,20 @@ function show(node, text) {
 
 function debounce(fn, ms) {
   let timer = null;
-  return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  const later = (...args) => { clearTimeout(timer); timer = setTimeout(() => { timer = null; fn(...args); }, ms); };
+  later.cancel = () => { clearTimeout(timer); timer = null; };
+  return later;
+}
+
+/** The tracker's typed inputs (decks, count tags, known cards) ask the server a moment after the
+ * last key; any request of the tracker reads them all, so one made meanwhile (a card dealt)
+ * cancels those still waiting: a late one would otherwise clear what that request showed. */
+const TYPING = [];
+
+function whenTyped(what, ms) {
+  const later = debounce(() => changed(what), ms);
+  TYPING.push(later);
+  return later;
 }
 
 /** An exact value "p/q" or "n" as {n, d} BigInts; null for anything else (a symbolic payout). */
@@ -239,6 +252,7 @@ function retryLater(state, again) {
 
 /** Something the answer depends on changed: show the dealt list and ask the server. */
 function changed(what) {
+  for (const later of TYPING) later.cancel();
   tracker.changed = what;
   renderDealt();
   save();
@@ -523,7 +537,7 @@ function setUpTracker(saved) {
   $("new-shoe").addEventListener("click", newShoe);
   $("restore").addEventListener("click", restoreShoe);
   $("rules").addEventListener("change", () => changed("rules"));
-  $("decks").addEventListener("input", debounce(() => changed("shoe"), 300));
+  $("decks").addEventListener("input", whenTyped("shoe", 300));
   $("rules-file").addEventListener("change", () => readFile($("rules-file"), (name, text) => {
     if (text === null) { show($("rules-error"), `Could not read ${name}`); return; }
     tracker.rulesFile = { name, text };
@@ -544,8 +558,8 @@ function setUpTracker(saved) {
     if ($("count").value === "tags") $("count-tags").focus();
     changed("count");
   });
-  $("count-tags").addEventListener("input", debounce(() => changed("count"), 400));
-  $("known").addEventListener("input", debounce(() => changed("known"), 400));
+  $("count-tags").addEventListener("input", whenTyped("count", 400));
+  $("known").addEventListener("input", whenTyped("known", 400));
   $("card-level").addEventListener("change", () => changed("card-level"));
 
   document.addEventListener("keydown", (event) => {
