@@ -300,7 +300,7 @@ def result_of(bet: Bet, counts, total: int, later=None, later_total: int | None 
     (series.py), the later coups' counts ``later`` (default: the same), its line probabilities
     then held as numerators over their common denominator."""
     if bet.series is None:
-        return BetResult(bet, tuple(int(c) for c in counts), int(total))
+        return BetResult(bet, tuple(map(int, counts)), int(total))
     first = (int(counts[0]), int(counts[1]), int(total))
     rest = first if later is None else (int(later[0]), int(later[1]), int(later_total))
     if first[0] * rest[2] == rest[0] * first[2] and first[1] * rest[2] == rest[1] * first[2]:  # every coup alike

@@ -61,9 +61,10 @@ import numpy as np
 from . import closedforms, plancache
 from .cards import KINDS, kind_attributes
 from .conditions import settled_masks
-from .engine import Recent, TooMuchDetail, class_sums, free_ways, orderings, sorted_tuples
+from .engine import TooMuchDetail, class_sums, free_ways, orderings, sorted_tuples
 from .knowledge import NOTHING, Knowledge
 from .layout import HEAD, KIND_VALUE, NONE, PLACES, Needs, draws, head_flags, value_fields
+from .recent import Recent
 from .tableau import Tableau
 
 SIX = 6  # cards on the counting basis

@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -38,7 +36,7 @@ import numpy as np
 from .cards import Shoe, check_playable
 from .errors import BaccaratError, Unsatisfiable, expect
 from .knowledge import NOTHING, Knowledge
-from .recent import Recent  # noqa: F401  (engine.Recent: where the engine's callers found it)
+from .recent import Recent
 from .layout import (HEAD, KIND_VALUE, NONE, PLACES, POSITION_FIELDS, Detail, Needs, draws, head_flags, representatives,
                      value_fields)
 from .tableau import PUNTO_BANCO, Tableau

@@ -42,16 +42,15 @@ np = LazyModule("numpy")  # imported at first use: a question answered without a
 
 
 @lru_cache(maxsize=1)
-def value_tables():
-    """(RANK_VALUE, KIND_VALUE): the point value of each rank index, and of each kind (rank * 4 +
-    suit), as arrays, made at first use (``layout.KIND_VALUE`` names the second)."""
-    rank_value = np.array(VALUES)
-    return rank_value, np.repeat(rank_value, 4)
+def kind_values():
+    """The point value of each kind (rank * 4 + suit) as an array, made at first use
+    (``layout.KIND_VALUE``)."""
+    return np.repeat(np.array(VALUES), 4)
 
 
-def __getattr__(name):  # RANK_VALUE and KIND_VALUE, made when first imported (PEP 562)
-    if name in ("RANK_VALUE", "KIND_VALUE"):
-        return value_tables()[name == "KIND_VALUE"]
+def __getattr__(name):  # KIND_VALUE, made when first imported (PEP 562)
+    if name == "KIND_VALUE":
+        return kind_values()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -132,7 +131,7 @@ def head_flags(kinds: np.ndarray) -> dict:
 def coup_fields(kinds: np.ndarray) -> dict:
     """Every outcome field of coups dealt from real cards: ``kinds[coup, place]`` in PLACES
     order, -1 for a third card not dealt."""
-    value = np.append(value_tables()[1], NONE)[kinds]  # index -1: no card
+    value = np.append(kind_values(), NONE)[kinds]  # index -1: no card
     pt, bt = (value[:, 0] + value[:, 2]) % 10, (value[:, 1] + value[:, 3]) % 10
     places = {place: kinds[:, i] for i, place in enumerate(PLACES)}
     return places | value_fields(pt, bt, value[:, 4], value[:, 5]) | head_flags(kinds)

@@ -133,10 +133,10 @@ def hand_classes_of(counts) -> list[int]:
 class Lean:
     """A rule set's plan for one shoe in Python integers: the basis lines' coefficients on the
     5,005 monomials, every value line as an integer combination of them, the hand-class pairs
-    each class line holds for, and each bet's columns (value lines, then class lines)."""
+    (cp * 4 + cb) each class line holds for, and each bet's columns (value lines, then class lines)."""
 
-    def __init__(self, basis: list, value_sums: list, class_sets: list, line_columns: list):
-        self.basis, self.value_sums, self.class_sets, self.line_columns = basis, value_sums, class_sets, line_columns
+    def __init__(self, basis: list, value_sums: list, class_rows: list, line_columns: list):
+        self.basis, self.value_sums, self.class_rows, self.line_columns = basis, value_sums, class_rows, line_columns
 
     def results(self, rules: RuleSet, shoe: Shoe) -> list[BetResult]:
         """Every bet of ``rules`` (the rule set this plan was compiled from) on ``shoe`` (six cards
@@ -144,14 +144,14 @@ class Lean:
         monomials = falling_monomials(shoe.value_counts())
         basis = [sum(map(mul, row, monomials)) for row in self.basis]
         lines = [sum(m * basis[r] for r, m in terms) for terms in self.value_sums]
-        if self.class_sets:
+        if self.class_rows:
             classes = hand_classes_of(shoe.counts)
-            lines += [sum(c for c, holds in zip(classes, row) if holds) for row in self.class_sets]
+            lines += [sum(map(classes.__getitem__, row)) for row in self.class_rows]
         total = math.perm(shoe.size, DEGREE)
         return [result_of(bet, [lines[k] for k in columns], total) for bet, columns in zip(rules.bets, self.line_columns)]
 
     def to_bytes(self) -> bytes:
-        header = {"rows": len(self.basis), "value_sums": self.value_sums, "class_sets": self.class_sets,
+        header = {"rows": len(self.basis), "value_sums": self.value_sums, "class_rows": self.class_rows,
                   "line_columns": self.line_columns}
         if any(not 0 <= c <= MOST for row in self.basis for c in row):
             raise ValueError("a coefficient out of range")
@@ -174,14 +174,14 @@ class Lean:
             raise ValueError("the basis is not rows of 5,005 coefficients from 0 to 720")
         basis = [flat[r * width:(r + 1) * width].tolist() for r in range(rows)]
         value_sums = [[(int(r), int(m)) for r, m in terms] for terms in header["value_sums"]]
-        class_sets = [[bool(x) for x in row] for row in header["class_sets"]]
-        columns = len(value_sums) + len(class_sets)
+        class_rows = [[int(x) for x in row] for row in header["class_rows"]]
+        columns = len(value_sums) + len(class_rows)
         line_columns = [[int(k) for k in these] for these in header["line_columns"]]
         if len(line_columns) != bets or any(not 0 <= k < columns for these in line_columns for k in these) \
                 or any(not 0 <= r < rows for terms in value_sums for r, _ in terms) \
-                or any(len(row) != 16 for row in class_sets):
+                or any(not 0 <= x < 16 for row in class_rows for x in row):
             raise ValueError("the plan does not fit the rule set")
-        return cls(basis, value_sums, class_sets, line_columns)
+        return cls(basis, value_sums, class_rows, line_columns)
 
 
 def lean_of(plan) -> Lean | None:
@@ -190,7 +190,7 @@ def lean_of(plan) -> Lean | None:
         return None
     polynomials = plan.polynomials
     basis = [[int(c) for c in row] for row in polynomials.basis.tolist()]  # float64 holding exact integers
-    return Lean(basis, [list(terms) for terms in polynomials.value_sums], plan.class_sets.astype(int).tolist(),
+    return Lean(basis, [list(terms) for terms in polynomials.value_sums], [list(row) for row in plan.one_shoe[2]],
                 [list(columns) for columns in plan.line_columns])
 
 

@@ -263,7 +263,7 @@ def test_shoes_alike_within_each_class_share_one_enumeration():
 
 
 def test_recent_keeps_the_latest_within_its_budget():
-    from analyzer.engine import Recent
+    from analyzer.recent import Recent
 
     recent = Recent(10, size=len)
     for key, size in (("a", 4), ("b", 4), ("c", 4)):
