@@ -1132,11 +1132,15 @@ def finite(ctx, param, value: float) -> float:
 @click.option("--write-token", metavar="TOKEN", help="The token that may write to the pit's tables (a clerk's page, a "
               "card-reading shoe's feed): 8 to 128 letters, digits, - or _. Beyond this machine one is made and printed "
               "where none is given; the access token then only watches.")
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+              help="A name this server answers to besides the address it listens on (a DNS name of this machine, a "
+                   "proxy's); repeat for more. A request for any other host is refused (421): a page that reached the "
+                   "server by a name it does not own cannot use it.")
 @db_option
 @click.option("--screens", default=200, show_default=True, type=click.IntRange(1, 2000),
               help="Screens that may follow the pit's tables at once (each holds a connection and a thread).")
 @domain_errors
-def serve(host, port, rate, token, workers, time_limit, memory, write_token, db, screens):
+def serve(host, port, rate, token, workers, time_limit, memory, write_token, allowed_hosts, db, screens):
     """A web page on this machine: the shoe in play and a side-bet designer.
 
     Track a shoe card by card and see every bet's exact edge after each card; edit a side bet's
@@ -1152,6 +1156,9 @@ def serve(host, port, rate, token, workers, time_limit, memory, write_token, db,
     for given, flag in ((token, "--token"), (write_token, "--write-token")):
         if given is not None and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", given):
             raise click.ClickException(f"{flag}: 8 to 128 letters, digits, - or _ (it goes into the page's address)")
+    for name in allowed_hosts:
+        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})|\[?[0-9A-Fa-f:.]{2,45}\]?", name):
+            raise click.ClickException(f"--allowed-host: a host name or address, such as pit.casino.example (got {name[:60]!r})")
     if token is None and host not in LOCAL_HOSTS:
         token = secrets.token_urlsafe(18)
     if write_token is None and host not in LOCAL_HOSTS:
@@ -1159,7 +1166,8 @@ def serve(host, port, rate, token, workers, time_limit, memory, write_token, db,
     limits = web.api.Limits(rate=rate, burst=max(1, int(3 * rate)))
     try:
         server = web.serving.Server(host, port, limits, token, web.serving.Settings(workers, time_limit, memory * 2**20),
-                                    db=db, write_token=write_token, screens=screens)
+                                    db=db, write_token=write_token, screens=screens,
+                                    allowed_hosts=tuple(allowed_hosts))
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     shown = f"[{host}]" if ":" in host else host

@@ -8,14 +8,17 @@ table     a name and how it deals: a rule set, decks, the cut card's place (card
 event     what happens at a table, numbered from 1 in order: ``shoe`` (a new shoe, full),
           ``burn`` (the cards turned up and how many go face down), ``coup`` (its 4 to 6 cards in
           dealing order), ``correction`` (the last coup's cards as they really were: the coup
-          it corrects stays in the history), ``cut`` (the cut card came out)
+          it corrects stays in the history), ``void`` (a coup struck out, the shoe's last or
+          one named by its number in the shoe: entered twice, or never dealt; it stays in the
+          history, its cards count as never dealt, and the figures after the void follow from
+          the coups that stand), ``cut`` (the cut card came out)
 state     what the events leave: the shoe being dealt (its number), the cards seen in it, the
           cards burned face down, its coups, whether the cut card has come out
 wager     a bet placed on the coming coup by a player (at a seat): kept with the exact EV it had
           then, taken from the figures after the table's last event (protect.py reviews them)
 figures   every bet's exact figures for the next coup (as `now --format json` gives them), the
-          cards left, the bets with positive expectation: a pure function of the state, computed
-          once per event and kept beside it
+          cards left, the bets with positive expectation, the table's count (running and true):
+          a pure function of the state, computed once per event and kept beside it
 
 An event is JSON such as ``{"type": "coup", "cards": ["9h", "Kd", "3c", "Ts"]}``; it is checked
 against the state before it (a coup the tableau could not deal, a card not left, a burn after a
@@ -33,10 +36,10 @@ from functools import lru_cache
 from . import BUILT_IN
 from .cards import VALUES, Shoe
 from .errors import BaccaratError, did_you_mean, listing
-from .replay import card_text, check_dealt, result_of
+from .replay import Coup, ShoeDealt, card_text, check_dealt, result_of
 from .tableau import Tableau
 
-EVENT_TYPES = ("shoe", "burn", "coup", "correction", "cut")
+EVENT_TYPES = ("shoe", "burn", "coup", "correction", "void", "cut")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # a table's name: in a URL as it is
 BURN_RULES = ("face", "none")  # or a number of cards
 MAX_EVENT = 2_000  # bytes of one event's JSON
@@ -105,11 +108,13 @@ def table_spec(data) -> TableSpec:
 
 @dataclass(frozen=True)
 class Event:
-    """One event, checked: its type, and its cards (rank, suit) and face-down count for a burn."""
+    """One event, checked: its type, its cards (rank, suit) and face-down count for a burn, the
+    coup a void strikes out (its number in the shoe; 0: the last, as sent)."""
 
     type: str
     cards: tuple = ()
     face_down: int = 0
+    coup: int = 0
 
     def data(self) -> dict:
         out = {"type": self.type}
@@ -117,6 +122,8 @@ class Event:
             out["cards"] = [card_text(c) for c in self.cards]
         if self.type == "burn":
             out["face_down"] = self.face_down
+        if self.type == "void" and self.coup:
+            out["coup"] = self.coup
         return out
 
 
@@ -134,7 +141,7 @@ def event_of(data) -> Event:
     if kind not in EVENT_TYPES:
         raise BaccaratError(f"an event's type is one of {', '.join(EVENT_TYPES)} (got {kind!r})")
     allowed = {"type", "after"} | ({"cards"} if kind in ("burn", "coup", "correction") else set()) \
-        | ({"face_down"} if kind == "burn" else set())
+        | ({"face_down"} if kind == "burn" else set()) | ({"coup"} if kind == "void" else set())
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise BaccaratError(f"a {kind} event has no field {unknown[0]!r}")
@@ -156,7 +163,10 @@ def event_of(data) -> Event:
         raise BaccaratError(f"a {kind} has 4 to 6 cards (got {len(cards)})")
     if kind == "burn" and not cards and not face_down:
         raise BaccaratError("a burn turns up at least one card or burns some face down")
-    return Event(kind, cards, face_down)
+    coup = data.get("coup", 0)
+    if kind == "void" and "coup" in data and (type(coup) is not int or not 1 <= coup <= MAX_SHOE_EVENTS):
+        raise BaccaratError(f"a void's coup is the coup's number in the shoe, from 1 (got {str(coup)[:20]!r})")
+    return Event(kind, cards, face_down, coup)
 
 
 @dataclass(frozen=True)
@@ -192,6 +202,10 @@ def apply(state: State, event: Event, start: Shoe, tableau: Tableau, burn: str =
         if state.cut is not None:
             raise BaccaratError("the cut card came out once already in this shoe")
         return replace(state, cut=len(state.coups))
+    if event.type == "void":
+        number = voided(state, event)
+        cut = state.cut - 1 if state.cut is not None and number <= state.cut else state.cut
+        return replace(state, coups=state.coups[:number - 1] + state.coups[number:], cut=cut)
     coups = state.coups
     if event.type == "correction":
         if not coups:
@@ -206,6 +220,18 @@ def apply(state: State, event: Event, start: Shoe, tableau: Tableau, burn: str =
         raise BaccaratError(f"the shoe is over: {left} cards are left, and a coup is dealt from 6 at least")
     without(before, event.cards)
     return replace(state, coups=coups + (event.cards,))
+
+
+def voided(state: State, event: Event) -> int:
+    """The number in the shoe of the coup a void strikes out (its own, else the last), or a
+    BaccaratError where the shoe has no such coup. Striking a coup out gives its cards back to
+    the shoe: every coup after it was dealt from as many cards or more, so each stays legal."""
+    if not state.coups:
+        raise BaccaratError("no coup in this shoe to void")
+    number = event.coup or len(state.coups)
+    if number > len(state.coups):
+        raise BaccaratError(f"this shoe has {len(state.coups)} coup{'s' * (len(state.coups) != 1)}: no coup {number} to void")
+    return number
 
 
 def check_burn(event: Event, burn: str) -> None:
@@ -246,11 +272,31 @@ def figures(state: State, start: Shoe, rules, spec: TableSpec | None = None) -> 
         out["last"] = {"cards": [card_text(c) for c in state.coups[-1]], "winner": winner, "player_total": player,
                        "banker_total": banker}
         out["run"] = current_run(state, rules.tableau, spec)
+    if spec is not None and spec.count:
+        out["table_count"] = count_figures(rules, spec.count, state.seen(), shoe.size)
     if state.cut is not None and len(state.coups) > state.cut or out["cards_left"] < 6:
         return out | {"over": True, "bets": [], "positive": []}
     bets = edge(rules, shoe).data["bets"]
     positive = sorted(((row["ev"], row["bet"]) for row in bets if is_positive(row["ev"])), reverse=True)
     return out | {"over": False, "bets": bets, "positive": [bet for _, bet in positive]}
+
+
+def count_figures(rules, system: str, seen, unseen: int) -> dict:
+    """The table's count after the cards ``seen`` (face-down burns are not seen): the running
+    count, and the true count per deck of the ``unseen`` cards, exact and as shown (one place).
+
+    >>> from .rulefile import get_rules
+    >>> from .cards import parse_card
+    >>> count_figures(get_rules("catalog"), "dragon_7_jacobson", [parse_card("8h"), parse_card("9c")], 390)
+    {'system': 'dragon_7_jacobson', 'running': 4, 'true': Fraction(8, 15), 'true_shown': '+0.5'}
+    """
+    from .counting import running_count, true_count
+    from .render import decimal
+
+    tags = dict(rules.count_systems)[system]
+    running = running_count(tags, seen)
+    true = true_count(running, unseen) if unseen else Fraction(0)
+    return {"system": system, "running": running, "true": true, "true_shown": ("+" if true >= 0 else "") + decimal(true, 1)}
 
 
 UNUSUAL = Fraction(1, 100)  # a run whose chance in a shoe is below this is shown as unusual
@@ -303,6 +349,9 @@ def record(store, name: str, data) -> dict:
         raise BaccaratError(f"an event is at most {MAX_EVENT:,} bytes of JSON")
     event = event_of(data)
     row = store.table(name)
+    if data["after"] > row["event"]:
+        raise Stale(f"table {name!r} is at event {row['event']}: no event {data['after']} has been kept there yet (read the "
+                    "table again, and send its last event)", row["event"])
     if data["after"] != row["event"]:
         raise Stale(f"table {name!r} is at event {row['event']}, not {data['after']}: another writer came first", row["event"])
     spec = TableSpec(**row["spec"])
@@ -312,6 +361,8 @@ def record(store, name: str, data) -> dict:
     if len(kept) >= MAX_SHOE_EVENTS and event.type != "shoe":
         raise BaccaratError(f"a shoe holds at most {MAX_SHOE_EVENTS:,} events: a new shoe comes next")
     state = fold_shoe(shoe, [event_of(body) for body in kept], start, rules.tableau, spec.burn)
+    if event.type == "void":  # kept with the coup it strikes out, whichever was meant
+        event = replace(event, coup=voided(state, event))
     state = apply(state, event, start, rules.tableau, spec.burn)
     after = to_json(figures(state, start, rules, spec))
     number = store.append(name, data["after"], event.type, state.shoe, event.data(), after)
@@ -367,3 +418,32 @@ def place(store, name: str, data) -> dict:
     ids = store.add_wagers(name, data["after"], shoe, coup, rows)
     return {"shoe": shoe, "coup": coup, "wagers": ids, "ev": {r["bet"]: r["ev"] for r in rows}}
 
+
+
+def kept_shoe(events: list[dict], number: int) -> ShoeDealt:
+    """A kept shoe's events as a file of coups would give them: the burn, the coups that stand
+    (a correction in the place of the coup it corrects, a voided coup struck out, and listed in
+    ``voided``), and where the cut card came out. Each coup's ``line`` is the event that dealt
+    it as it stands, its ``first`` the event that first dealt it (a wager kept after that event
+    was on a later coup)."""
+    dealt = ShoeDealt(str(number))
+    for e in events:
+        event = event_of(e["body"])
+        if event.type == "burn":
+            dealt.burned, dealt.face_down = list(event.cards), event.face_down
+        elif event.type == "cut":
+            dealt.cut = len(dealt.coups)
+        elif event.type == "void":
+            at = event.coup or len(dealt.coups)
+            coup = dealt.coups.pop(at - 1)
+            dealt.voided.append({"coup": at, "cards": [card_text(c) for c in coup.cards], "dealt": coup.first,
+                                 "void": e["event"]})
+            if dealt.cut is not None and at <= dealt.cut:
+                dealt.cut -= 1
+        elif event.type in ("coup", "correction"):
+            after_cut, first = dealt.cut is not None, e["event"]
+            if event.type == "correction":  # in the place of the coup it corrects
+                corrected = dealt.coups.pop()
+                after_cut, first = corrected.after_cut, corrected.first
+            dealt.coups.append(Coup(event.cards, e["event"], after_cut, first))
+    return dealt

@@ -66,8 +66,9 @@ import json
 import math
 import re
 import zlib
+from bisect import bisect_right
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
@@ -102,6 +103,7 @@ class Wager:
     bet: str
     amount: Fraction
     where: str = ""  # "wager file, line 3": where an error about it points
+    after: int | None = None  # a pit's wager: the table's last event when it was kept
 
 
 def parse_wagers(text: str, name: str = "wager file", table: str = "", shoe: str = "") -> list[Wager]:
@@ -270,7 +272,22 @@ def wagers_from_store(store, tables: list[str] | None = None, since: str | None 
         if len(out) >= most:
             raise BaccaratError(f"more than {most:,} wagers kept: review fewer tables, or a shorter period, at a time")
         out.append(Wager(row["id"], row["table"], str(row["shoe"]), row["coup"], row["seat"], row["player"], row["bet"],
-                         Fraction(row["amount"]), f"wager {row['id']} of table {row['table']!r}"))
+                         Fraction(row["amount"]), f"wager {row['id']} of table {row['table']!r}", row["after"]))
+    return out
+
+
+def on_standing_coups(wagers: list[Wager], deals: dict) -> list[Wager]:
+    """The pit's wagers each on its coup as the shoe's coups stand: a wager kept when the
+    table's last event was ``after`` is on the first coup of its shoe first dealt after that
+    event. Where no coup was voided this is the coup it was kept with; a voided coup's wagers
+    stand for the next coup dealt (a misdeal's bets ride on the coup dealt again), and the
+    wagers on later coups keep their coups though the numbers moved."""
+    firsts = {(t, s.name): [c.first for c in s.coups] for t, d in deals.items() for s in d.shoes}
+    out = []
+    for w in wagers:
+        first = firsts.get((w.table, w.shoe))
+        out.append(w if w.after is None or first is None or None in first else
+                   replace(w, coup=1 + bisect_right(first, w.after)))
     return out
 
 
@@ -969,7 +986,7 @@ def deals_from_store(store, tables: list[str] | None = None, shoes: set | None =
     """table name -> Deal, for the pit's tables kept in ``store`` (each by its own rules and decks):
     every shoe kept, or those of ``shoes`` ((table, shoe number) pairs)."""
     from .rulefile import get_rules
-    from .views.pit import kept_shoe
+    from .pit import kept_shoe
 
     out = {}
     names = tables or [row["name"] for row in store.table_rows()]
@@ -984,7 +1001,6 @@ def deals_from_store(store, tables: list[str] | None = None, shoes: set | None =
 
 def with_defaults(wager: Wager, table: str, shoe: str) -> Wager:
     """The wager, its table and shoe given where it names none."""
-    from dataclasses import replace
 
     return replace(wager, table=wager.table or table, shoe=wager.shoe or shoe)
 
@@ -1045,6 +1061,7 @@ def review_store(store, tables: list[str] | None = None, since: str | None = Non
     for names in parts:
         wagers = wagers_from_store(store, tables, since, until, players=names)
         deals = deals_from_store(store, sorted({w.table for w in wagers}), {(w.table, w.shoe) for w in wagers})
+        wagers = on_standing_coups(wagers, deals)
         coups = {(t, s.name): len(s.coups) for t, d in deals.items() for s in d.shoes}
         due = [w for w in wagers if w.coup <= coups.get((w.table, w.shoe), w.coup)]  # the coming coup's: set aside
         waiting += len(wagers) - len(due)

@@ -44,6 +44,7 @@ class Coup:
     cards: tuple
     line: int
     after_cut: bool = False
+    first: int | None = None  # a pit's coup: the event that first dealt it (pit.kept_shoe)
 
 
 @dataclass
@@ -57,6 +58,7 @@ class ShoeDealt:
     burned: list = field(default_factory=list)
     face_down: int = 0
     cut: int | None = None
+    voided: list = field(default_factory=list)  # a pit's coups struck out: {coup, cards, dealt, void} (pit.kept_shoe)
 
     def seen(self, upto: int | None = None) -> list:
         """The cards seen before coup ``upto`` (0-based; None: after the last): the burn's turned

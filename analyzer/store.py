@@ -10,6 +10,11 @@ keeps what pit.py checks and computes; it checks nothing of baccarat itself.
   after a crash; what is not, is not (SQLite in WAL mode, synchronous FULL; PostgreSQL as it is).
 - The schema has a version (table ``meta``); opening a database written by an older version
   migrates it, one small function a version; a newer one is refused, by name.
+- Several servers may share one database. On PostgreSQL each kept event is announced in its
+  own transaction (``NOTIFY baccarat_pit``, delivered at commit, to every server that listens:
+  :meth:`Store.notices`), so the screens of every server hear of it within milliseconds; a
+  server on SQLite (or one whose listening connection is down) looks at the tables' last events
+  instead (:meth:`Store.last_events`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from .errors import BaccaratError
 
 SCHEMA_VERSION = 3
 MAX_LIST = 10_000  # events one call returns at most
+CHANNEL = "baccarat_pit"  # PostgreSQL's channel of kept events: payload "NUMBER NAME"
 
 
 class Stale(BaccaratError):
@@ -120,6 +126,7 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise BaccaratError(f"cannot make the folder of the database {path}: {error.strerror}") from None
+        self.target = target  # with its password: never shown
         self.engine = create_engine(target, pool_pre_ping=True)
         if self.engine.dialect.name == "sqlite":
             @event.listens_for(self.engine, "connect")
@@ -260,6 +267,7 @@ class Store:
                 raise BaccaratError(f"table {spec.name!r} already exists")
             connection.execute(self.tables.insert().values(name=spec.name, spec=json.dumps(spec.data()), created=now_text(),
                                                            last_event=0))
+            self.announce(connection, spec.name, 0)
 
     def table_rows(self) -> list[dict]:
         """Every table: its spec, its last event and the figures after it (None before any)."""
@@ -396,9 +404,38 @@ class Store:
                 connection.execute(self.events.insert().values(table_id=row.id, number=after + 1, type=kind, shoe=shoe,
                                                                body=json.dumps(body), figures=json.dumps(figures),
                                                                at=now_text()))
+                self.announce(connection, name, after + 1)
         except IntegrityError:  # the same number kept by another writer at once
             raise Stale(f"table {name!r} moved past event {after}: another writer came first", after + 1) from None
         return after + 1
+
+    @property
+    def listens(self) -> bool:
+        """Whether kept events are announced (PostgreSQL) for :meth:`notices` to hear."""
+        return self.engine.dialect.name == "postgresql"
+
+    def announce(self, connection, name: str, number: int):
+        """Announce event ``number`` of table ``name`` at this transaction's commit (PostgreSQL)."""
+        if connection.dialect.name == "postgresql":
+            from sqlalchemy import text
+
+            connection.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": f"{number} {name}"})
+
+    def notices(self, stop, ready=lambda: None):
+        """(table, event number) of each event kept by any server, as PostgreSQL announces it at
+        its commit, until ``stop()`` (looked at twice a second): a generator over a connection of
+        its own, which calls ``ready()`` once it listens. A lost connection is the driver's
+        error, for the caller to retry (and to look at the tables' last events meanwhile)."""
+        import psycopg
+
+        with psycopg.connect(self.target.replace("postgresql+psycopg://", "postgresql://", 1), autocommit=True) as listening:
+            listening.execute(f"LISTEN {CHANNEL}")
+            ready()
+            while not stop():
+                for notice in listening.notifies(timeout=0.5):
+                    number, _, name = notice.payload.partition(" ")
+                    if number.isdigit() and name:
+                        yield name, int(number)
 
 
 MIGRATIONS = {1: Store.migrate_1_to_2, 2: Store.migrate_2_to_3}

@@ -1,13 +1,15 @@
 """Soak: a pit of tables dealt by feeds and followed by screens, through `baccarat serve`, on this
 machine only (127.0.0.1), bounded in time.
 
-Run: python scripts/soak_pit.py [--minutes 10] [--tables 20] [--screens 100] [--interval 3] [--db URL]
+Run: python scripts/soak_pit.py [--minutes 10] [--tables 20] [--screens 100] [--overviews 20] [--interval 3] [--db URL]
 
 Each table's feed deals real 8-deck shoes (shuffled, seeded) a coup every --interval seconds,
 each coup sent with the last event number it saw; the screens follow the tables' streams (each
-screen one table, in turn). Reported: the delay from each event's acknowledgement to each
-screen's receipt (p50, p99, max; the target is p99 <= 250 ms), the server's memory (its process
-and its workers, resident) after the warm-up and at the end (the target: at most 10 % growth),
+screen one table, in turn), the overviews the pit's stream (every table). Reported: the delay
+from each event's acknowledgement to each screen's receipt, table screens and overviews apart
+(p50, p99, max; the target is p99 <= 250 ms), the HTTP process's CPU after the warm-up (the
+target: under half a core), the server's memory (its process and its workers, resident) after
+the warm-up and at the end (the target: at most 10 % growth), what one screen receives a minute,
 and at the end every kept coup's figures against a fresh replay of its shoe (all equal).
 """
 
@@ -109,23 +111,45 @@ class Feed(threading.Thread):
 
 
 class Screen(threading.Thread):
-    """A screen following a table's stream: when each event arrived."""
+    """A screen following a table's stream (or, ``name`` None, the pit's overview): when each
+    (table, event) arrived, and the bytes it received after ``counted`` (the warm-up's end)."""
 
-    def __init__(self, port, name, until):
+    def __init__(self, port, name, until, counted):
         super().__init__(daemon=True)
-        self.port, self.name, self.until, self.arrived = port, name, until, {}
+        self.port, self.table, self.until, self.counted, self.arrived, self.bytes = port, name, until, counted, {}, 0
 
     def run(self):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        connection.request("GET", f"/api/tables/{self.name}/events?after=0", headers={"Accept": "text/event-stream"})
+        path = "/api/pit/stream" if self.table is None else f"/api/tables/{self.table}/events?after=0"
+        connection.request("GET", path, headers={"Accept": "text/event-stream"})
         answer = connection.getresponse()
         while time.monotonic() < self.until + 2:
             line = answer.fp.readline()
             if not line:
                 return
-            if line.startswith(b"id: "):
-                self.arrived[(self.name, int(line[4:]))] = time.monotonic()
+            if time.monotonic() > self.counted:
+                self.bytes += len(line)
+            if self.table is not None and line.startswith(b"id: "):
+                self.arrived[(self.table, int(line[4:]))] = time.monotonic()
+            elif self.table is None and line.startswith(b"data: {"):
+                tile = json.loads(line[6:])
+                self.arrived.setdefault((tile["name"], tile["event"]), time.monotonic())
         connection.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used, from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def delay_line(what, screens, acknowledged):
+    delays = sorted(arrived - acknowledged[key] for s in screens for key, arrived in s.arrived.items() if key in acknowledged)
+    if not delays:
+        return f"{what}: nothing received"
+    return (f"{what}: delay from acknowledgement p50 {statistics.median(delays) * 1000:.0f} ms, "
+            f"p99 {delays[int(0.99 * (len(delays) - 1))] * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms ({len(delays)} deliveries)")
 
 
 def main():
@@ -133,6 +157,7 @@ def main():
     ap.add_argument("--minutes", type=float, default=10)
     ap.add_argument("--tables", type=int, default=20)
     ap.add_argument("--screens", type=int, default=100)
+    ap.add_argument("--overviews", type=int, default=20)
     ap.add_argument("--interval", type=float, default=3.0)
     ap.add_argument("--rules", default="catalog")
     ap.add_argument("--db", help="default: a SQLite file in a temporary folder")
@@ -140,7 +165,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="soak-pit-")
     db = a.db or f"sqlite:///{folder}/pit.sqlite"
     server = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", "0", "--rate", "100000",
-                               "--db", db, "--screens", str(a.screens + 10)], stdout=subprocess.PIPE, text=True,
+                               "--db", db, "--screens", str(a.screens + a.overviews + 10)], stdout=subprocess.PIPE, text=True,
                               env=os.environ | {"XDG_CACHE_HOME": os.environ.get("XDG_CACHE_HOME", folder)})
     port = int(server.stdout.readline().split(":")[2].split("/")[0])
     try:
@@ -151,27 +176,37 @@ def main():
         start = time.monotonic()
         until = start + a.minutes * 60
         acknowledged = {}
-        screens = [Screen(port, names[i % len(names)], until) for i in range(a.screens)]
-        [s.start() for s in screens]
+        warm = start + min(60, a.minutes * 60 / 3)
+        screens = [Screen(port, names[i % len(names)], until, warm) for i in range(a.screens)]
+        overviews = [Screen(port, None, until, warm) for _ in range(a.overviews)]
+        [s.start() for s in screens + overviews]
         feeds = [Feed(port, name, i, a.interval, until, acknowledged) for i, name in enumerate(names)]
         [f.start() for f in feeds]
-        warm = start + min(60, a.minutes * 60 / 3)
-        memory = []
+        memory, cpu = [], None
         while time.monotonic() < until:
             time.sleep(5)
             if time.monotonic() > warm:
+                if cpu is None:
+                    cpu = (time.monotonic(), cpu_seconds(server.pid))
                 memory.append((resident_mb(server.pid), resident_mb(server.pid, alone=True)))
+        cpu_end = (time.monotonic(), cpu_seconds(server.pid))
         [f.join() for f in feeds]
-        [s.join(timeout=10) for s in screens]
-        delays = [arrived - acknowledged[key] for s in screens for key, arrived in s.arrived.items() if key in acknowledged]
-        missing = sum(1 for s in screens for key in acknowledged if key[0] == s.name and key not in s.arrived)
-        delays.sort()
-        print(f"soak: {a.tables} tables, a coup every {a.interval} s each, {a.screens} screens, {a.minutes} minutes; "
-              f"{len(acknowledged)} events kept, {sum(len(f.errors) for f in feeds)} refused")
-        if delays:
-            print(f"delay from acknowledgement to screen: p50 {statistics.median(delays) * 1000:.0f} ms, "
-                  f"p99 {delays[int(0.99 * (len(delays) - 1))] * 1000:.0f} ms, max {delays[-1] * 1000:.0f} ms "
-                  f"({len(delays)} deliveries, {missing} not seen)")
+        [s.join(timeout=10) for s in screens + overviews]
+        missing = sum(1 for s in screens for key in acknowledged if key[0] == s.table and key not in s.arrived)
+        print(f"soak: {a.tables} tables, a coup every {a.interval} s each, {a.screens} table screens and {a.overviews} "
+              f"overview screens, {a.minutes} minutes; {len(acknowledged)} events kept, {sum(len(f.errors) for f in feeds)} refused")
+        print(delay_line("table screens", screens, acknowledged) + f", {missing} not seen")
+        # an overview shows each table's latest: an event overtaken by the next before it was sent is not missed
+        print(delay_line("overview screens", overviews, acknowledged))
+        if cpu is not None:
+            seconds = cpu_end[0] - cpu[0]
+            used = (cpu_end[1] - cpu[1]) / seconds
+            print(f"the HTTP process after warm-up: {used:.3f} of a core on average over {seconds:.0f} s")
+            for what, group in (("a table screen", screens), ("an overview screen", overviews)):
+                if group:
+                    print(f"{what} receives {statistics.mean(s.bytes for s in group) / seconds * 60 / 1024:.1f} KB a minute")
+            print(f"the process's CPU per screen: {used / max(1, a.screens + a.overviews) * 1000:.2f} ms a second "
+                  f"(feeds included: an upper bound)")
         for i, what in enumerate(("the server and its workers", "the HTTP process alone")):
             if memory:
                 first, last, peak = memory[0][i], memory[-1][i], max(m[i] for m in memory)

@@ -151,9 +151,9 @@ class Traffic:
         heavy = json.dumps({"rules": "catalog", "known": ["1=red", str(rng.choice(RANKS)) + "=black"]}).encode()
         while time.monotonic() < self.end:
             with socket.create_connection(("127.0.0.1", self.port)) as gone:
-                gone.sendall(b"POST /api/now HTTP/1.1\r\nHost: x\r\nContent-Len")
+                gone.sendall(b"POST /api/now HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Len")
             with socket.create_connection(("127.0.0.1", self.port)) as gone:
-                gone.sendall(b"POST /api/now HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(heavy), heavy))
+                gone.sendall(b"POST /api/now HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(heavy), heavy))
                 time.sleep(0.2)
             with self.lock:
                 self.statuses["abandoned", 0] += 2

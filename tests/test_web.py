@@ -432,7 +432,7 @@ def test_a_request_whose_client_has_gone_is_stopped(nothing_kept):
         body = json.dumps(HEAVY).encode()
         port = int(url.rsplit(":", 1)[1].rstrip("/"))
         with socket.create_connection(("127.0.0.1", port)) as gone:
-            gone.sendall(b"POST /api/now HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+            gone.sendall(b"POST /api/now HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
             time.sleep(0.3)  # computing
         deadline = time.monotonic() + 1.5  # well before the heavy request would be done
         while workers_of(process.pid) & before and time.monotonic() < deadline:

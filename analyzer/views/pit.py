@@ -6,9 +6,8 @@ from fractions import Fraction
 
 from ..cards import Shoe
 from ..errors import BaccaratError
-from ..pit import event_of
+from ..pit import kept_shoe
 from ..render import Column, View, percent
-from ..replay import Coup, ShoeDealt
 from ..rulefile import get_rules
 from .replay import replay
 
@@ -42,7 +41,8 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
         if not events:
             raise BaccaratError(f"table {table!r} has no shoe {shoe}")
         rows = [{"event": e["event"], "type": e["type"], "cards": " ".join(e["body"].get("cards", []))
-                 + (f" +{e['body']['face_down']}" if e["body"].get("face_down") else ""),
+                 + (f" +{e['body']['face_down']}" if e["body"].get("face_down") else "")
+                 + (f"coup {e['body']['coup']}" if e["type"] == "void" and e["body"].get("coup") else ""),
                  "left": cards_left(e["figures"]), "positive": positive_text(e["figures"]), "at": e["at"]} for e in events]
         return View(f"Table {table}, shoe {shoe}: {len(rows)} events", [
             Column("event", "event", "count"), Column("type", "type"), Column("cards", "cards"),
@@ -56,24 +56,6 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
         Column("corrections", "corrections", "count"), Column("cut", "cut card"), Column("left", "cards left", "count"),
         Column("from", "from (UTC)"), Column("to", "to (UTC)")], rows,
         {"table": table, "shoes": [{k: row[k] for k in row} for row in rows]})
-
-
-def kept_shoe(events: list[dict], number: int) -> ShoeDealt:
-    """A kept shoe's events as a file of coups would give them: the burn, the coups (a correction
-    replacing the coup before it), and where the cut card came out."""
-    dealt = ShoeDealt(str(number))
-    for e in events:
-        event = event_of(e["body"])
-        if event.type == "burn":
-            dealt.burned, dealt.face_down = list(event.cards), event.face_down
-        elif event.type == "cut":
-            dealt.cut = len(dealt.coups)
-        elif event.type in ("coup", "correction"):
-            after_cut = dealt.cut is not None
-            if event.type == "correction":  # in the place of the coup it corrects
-                after_cut = dealt.coups.pop().after_cut
-            dealt.coups.append(Coup(event.cards, e["event"], after_cut))
-    return dealt
 
 
 def replay_kept(store, table: str, shoe: int | None = None) -> View:

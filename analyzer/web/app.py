@@ -13,11 +13,14 @@ for a rule file's TOML syntax error); a defect of ours is a 500 with one line, n
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import os
+import socket
 import threading
 import time
 from html import escape
 from importlib import resources
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
@@ -30,18 +33,30 @@ STATIC = resources.files(__package__) / "static"
 
 
 def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool=None, pit=None,
-               write_token: str | None = None) -> Flask:
+               write_token: str | None = None, hosts: Hosts | None = None) -> Flask:
     """The application, answering within ``limits``; with ``token``, only to those who have it:
     the page at ``/?token=TOKEN`` (which then carries it), the API with ``Authorization: Bearer
     TOKEN``; anything else under /api/ or the page without it is a 401. The page's script and style
     are not secret and stay free. With a ``pool`` (serving.Pool), its workers compute the answers;
     without, this process does. With a ``pit`` (web.pit.Pit), the pit's tables are served under
     /api/tables; with ``write_token``, only that token may write to them (create a table, post
-    an event), and it may watch too."""
+    an event), and it may watch too.
+
+    Whatever the tokens, nothing is written from another site (same_site): a request whose
+    ``Host`` is not one of ``hosts`` (default: this machine's loopback names) is a 421, a write
+    whose ``Origin`` (else ``Referer``) is another origin a 403, a write whose body is not
+    ``application/json`` a 415 (a page elsewhere can send text/plain or a form without asking)."""
+    hosts = hosts or Hosts.serving("127.0.0.1")
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["BODY_LIMIT"] = limits.body  # checked by body() itself: werkzeug cuts a chunked body short silently
     app.json.sort_keys = False
     throttle = Throttle(limits.rate, limits.burst)
+
+    @app.before_request
+    def same_site():
+        refused = refusal(request.headers.get("Host"), request.method, request.headers.get("Origin"),
+                          request.headers.get("Referer"), request.mimetype if request.url_rule else None, hosts)
+        return failure(*refused) if refused else None
 
     @app.before_request
     def with_token():
@@ -59,7 +74,8 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
                    if page else "this server needs its access token: send Authorization: Bearer TOKEN")
         if writes and write_token is not None:
             message = "writing to a table needs this server's write token: send Authorization: Bearer WRITE_TOKEN"
-        response = failure(401 if not given or not writes else 403, message)
+        watcher = writes and any(hmac.compare_digest(given.encode(), t.encode()) for t in (token,) if t)
+        response = failure(403 if watcher else 401, message)
         response[0].headers["WWW-Authenticate"] = "Bearer"
         return response
 
@@ -217,6 +233,126 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
         return failure(500, f"internal error, please report it: {type(error).__name__}")
 
     return app
+
+
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+
+
+class Hosts:
+    """The names a server answers to in a request's ``Host``: the address it listens on (and
+    ``localhost`` for a loopback address; on a wildcard address, any IP address and this
+    machine's own names), and the names given (``--allowed-host``). Another name is a page that
+    reached this server by a name it does not own (DNS rebinding) or a misdirected request.
+
+    >>> Hosts.serving("127.0.0.1").allows("localhost:8000"), Hosts.serving("127.0.0.1").allows("evil.example")
+    (True, False)
+    >>> Hosts.serving("0.0.0.0", ("pit.casino.example",)).allows("[fe80::1]:80"), Hosts.serving("::1").allows("[::1]:1")
+    (True, True)
+    """
+
+    def __init__(self, names, any_address: bool = False):
+        self.names, self.any_address = frozenset(n.lower().rstrip(".") for n in names), any_address
+
+    @classmethod
+    def serving(cls, listen: str, allowed=()) -> Hosts:
+        listen = listen.strip("[]").lower()
+        names = {listen, *allowed}
+        wildcard = listen in ("0.0.0.0", "::", "")
+        if wildcard or is_loopback(listen):
+            names |= {"localhost", "127.0.0.1", "::1"}
+        if wildcard:
+            names |= {socket.gethostname(), socket.getfqdn()}
+        return cls(names, wildcard)
+
+    def allows(self, host: str | None) -> bool:
+        name = host_name(host or "")
+        if not name:
+            return False
+        if name in self.names:
+            return True
+        return self.any_address and is_address(name)
+
+
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header, without its port, lowercase ('' if it is not one).
+
+    >>> host_name("Pit.Example:8080"), host_name("[::1]:80"), host_name("a b")
+    ('pit.example', '::1', '')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        name, bracket, rest = host[1:].partition("]")
+        return name if bracket and (not rest or rest[1:].isdigit() and rest[0] == ":") and is_address(name) else ""
+    name, _, port = host.partition(":")
+    if port and not port.isdigit() or not name or any(c.isspace() or c in "/@?#\\" for c in name):
+        return ""
+    return name.rstrip(".")
+
+
+def is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def is_loopback(name: str) -> bool:
+    return name == "localhost" or is_address(name) and ipaddress.ip_address(name).is_loopback
+
+
+def refusal(host, method, origin, referer, mimetype, hosts: Hosts) -> tuple[int, str] | None:
+    """(status, why) where a request is refused as coming from another site, else None: a
+    ``Host`` this server does not answer to (421); a write (POST, PUT, PATCH, DELETE) from
+    another origin, by its ``Origin`` or, where a browser sends none, its ``Referer`` (403),
+    or whose body is not JSON (415; ``mimetype`` None where no route takes the request, which is
+    then a 404 or 405). A client that is not a browser sends neither header and is let through
+    to the token check.
+
+    >>> hosts = Hosts.serving("127.0.0.1")
+    >>> refusal("127.0.0.1:8000", "POST", "http://127.0.0.1:9000", None, "application/json", hosts)[0]
+    403
+    >>> refusal("127.0.0.1:8000", "POST", "http://127.0.0.1:8000", None, "text/plain", hosts)[0]
+    415
+    >>> refusal("127.0.0.1:8000", "POST", "http://127.0.0.1:8000", None, "application/json", hosts) is None
+    True
+    """
+    if not hosts.allows(host):
+        return 421, (f"this server does not answer to the host {str(host)[:60]!r}: open it by the address it printed "
+                     "(or start it with --allowed-host NAME)")
+    if method not in WRITES:
+        return None
+    source = origin if origin is not None else referer
+    if source is not None and not same_origin(source, host):
+        return 403, (f"a write from another site ({str(source)[:60]!r}) is refused: this server takes writes from its "
+                     "own pages, or from a client that is not a browser")
+    if mimetype is not None and mimetype != "application/json":
+        return 415, f"a write's body is JSON (Content-Type: application/json), not {mimetype or 'none'}"
+    return None
+
+
+def same_origin(source: str, host: str) -> bool:
+    """Whether an ``Origin`` or ``Referer`` is this server's own origin (the host and port the
+    request was sent to, over http or https).
+
+    >>> same_origin("http://127.0.0.1:8000", "127.0.0.1:8000"), same_origin("null", "127.0.0.1:8000")
+    (True, False)
+    >>> same_origin("http://127.0.0.1:8000/pit", "127.0.0.1:8001"), same_origin("http://localhost:80", "localhost")
+    (False, True)
+    """
+    try:
+        parts = urlsplit(source.strip())
+        port = parts.port
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    name, _, given = host.strip().lower().rpartition(":") if not host.strip().endswith("]") else (host.strip().lower(), "", "")
+    if not name or not given.isdigit():
+        name, given = host.strip().lower(), ""
+    default = 443 if parts.scheme == "https" else 80
+    wanted = int(given) if given else default
+    return parts.hostname.lower().rstrip(".") == name.strip("[]").rstrip(".") and (port or default) == wanted
 
 
 def bearer(header: str) -> str:

@@ -96,7 +96,10 @@ def posted(schema: str) -> dict:
 
 REFUSALS = {"400": error("bad input: one line saying what and where"),
             "401": error("the server has an access token (`baccarat serve --token`) and the request lacks it"),
+            "403": error("a write from another site (its Origin or Referer is not this server's): refused whatever "
+                         "the token"),
             "413": error("the request is larger than the server takes"),
+            "415": error("a write's body is not JSON (Content-Type: application/json)"),
             "429": error("too many requests from this client: wait a moment (Retry-After)"),
             "503": error("the computation passed the server's time limit (`baccarat serve --time-limit`) or a worker's "
                          "memory limit (`--memory`), and was stopped; or the server is stopping (Retry-After)")}
@@ -118,13 +121,19 @@ TABLE = obj({**TABLE_SPEC, "event": {"type": "integer", "minimum": 0, "descripti
              "over": {"type": "boolean", "description": "the shoe's last coup is dealt"},
              "last": {"anyOf": [LAST_COUP, {"type": "null"}]},
              "positive": {"type": "array", "items": TEXT, "description": "the bets with positive expectation, best first"},
-             "bets": {"type": "array", "items": BET, "description": "the next coup's figures, as `now --format json`"}})
-EVENT_REQUEST = obj({"type": {"enum": ["shoe", "burn", "coup", "correction", "cut"]},
+             "bets": {"type": "array", "items": BET, "description": "the next coup's figures, as `now --format json`"},
+             "table_count": {"anyOf": [obj({"system": TEXT, "running": {"type": "integer"}, "true": TEXT, "true_shown": TEXT}),
+                                       {"type": "null"}], "description": "the table's count system after the last event: "
+                                                                         "running, and true (per deck unseen, exact)"}})
+EVENT_EXAMPLE = {"type": "coup", "cards": ["2h", "Kd", "3c", "Ts", "9s", "7d"], "after": 41}  # a legal coup: tests post it
+EVENT_REQUEST = obj({"type": {"enum": ["shoe", "burn", "coup", "correction", "void", "cut"]},
                      "cards": {"type": "array", "items": TEXT, "maxItems": 6,
                                "description": "cards in dealing order (Player, Banker, Player, Banker, then the third cards)"},
                      "face_down": {"type": "integer", "minimum": 0, "maximum": 20, "description": "a burn's cards face down"},
+                     "coup": {"type": "integer", "minimum": 1, "description": "a void's coup, by its number in the shoe "
+                                                                             "(default: the last)"},
                      "after": {"type": "integer", "minimum": 0, "description": "the last event number the writer saw"}},
-                    required=["type", "after"])
+                    required=["type", "after"]) | {"examples": [EVENT_EXAMPLE, {"type": "void", "after": 42}]}
 KEPT_EVENT = obj({"event": {"type": "integer"}, "type": TEXT, "shoe": {"type": "integer"},
                   "body": {"type": "object"}, "figures": {"type": "object"}, "at": TEXT})
 NOT_FOUND = error("no such table (or this server keeps none)")
@@ -142,8 +151,8 @@ SHOE_ROW = obj({"shoe": {"type": "integer"}, "first": {"type": "integer"}, "last
 def table_paths() -> dict:
     """The pit's tables (web/pit.py): their paths in the description."""
     name = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
-    write = {k: REFUSALS[k] for k in ("400", "401", "413", "429")} | {"403": error("the request has the watch token; "
-                                                                                 "writing needs the write token")}
+    write = {k: REFUSALS[k] for k in ("400", "401", "413", "415", "429")} | {"403": error(
+        "the request has the watch token (writing needs the write token), or comes from another site")}
     return {
         "/api/tables": {
             "get": {"summary": "Every table of the pit, with its figures", "operationId": "tables",

@@ -5,9 +5,15 @@ Every screen follows a table by its event numbers: it reads the table (its last 
 the figures after it), then ``GET /api/tables/NAME/events?after=N`` as a stream of server-sent
 events, each the kept event with the figures computed once when it was kept; a screen that lost
 its connection sends the last number it saw (``Last-Event-ID``, as browsers do) and catches up
-by itself. One thread of this process watches the store for every table followed (a query of the
-tables' last numbers, every POLL seconds) and wakes the table's screens; an event kept through
-this process wakes them at once.
+by itself. The pit's overview (``/api/pit/stream``) gets a message a table each time the table
+changes, built once from the figures of the table's last event and sent as the same bytes to
+every overview screen.
+
+One thread of this process hears of the events kept by any server: on PostgreSQL, the store's
+announcements (LISTEN/NOTIFY: a few milliseconds after the commit, no query while nothing
+happens), with a look at the tables' last numbers every SAFETY seconds in case one was missed;
+on SQLite, or while the listening connection is down, that look every POLL seconds. An event
+kept through this process wakes the screens at once.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from ..render import to_json
 from ..store import Missing, Stale, Store
 
 POLL = 0.1  # seconds between two looks at the tables' last events, while a screen follows one
+SAFETY = 2.0  # the same, while PostgreSQL's announcements are heard
 KEEPALIVE = 5.0  # seconds without an event before a stream sends a comment (waitress closes idle channels at 10)
 BATCH = 100  # events a stream reads at once
 SENT = 32 * 2**20  # bytes of server-sent messages kept for the screens that follow the same tables
@@ -39,12 +46,26 @@ class Hub:
         self.watchers = 0
         self.stopping = False
         self.poller: threading.Thread | None = None
+        self.listening = False  # PostgreSQL's announcements are heard now
 
     def kept(self, name: str, number: int):
-        """An event was kept through this process: wake the table's screens now."""
+        """Event ``number`` of table ``name`` was kept (through this process, or announced by
+        another): wake the screens now. A table is known from its creation (number 0)."""
         with self.changed:
-            self.last[name] = max(self.last.get(name, 0), number)
-            self.changed.notify_all()
+            if number > self.last.get(name, -1):
+                self.last[name] = number
+                self.changed.notify_all()
+
+    def refresh(self):
+        """Learn every table's last event from the store (a screen's first look)."""
+        self.merge(self.store.last_events())
+
+    def merge(self, last: dict):
+        with self.changed:
+            newer = {name: number for name, number in last.items() if number > self.last.get(name, -1)}
+            if newer:
+                self.last.update(newer)
+                self.changed.notify_all()
 
     def wait(self, name: str, after: int, timeout: float) -> bool:
         return self.until(lambda: self.last.get(name, 0) > after, timeout)
@@ -67,19 +88,32 @@ class Hub:
                 self.watchers -= 1
 
     def poll(self):
-        """Look at the tables' last events while screens wait (another process may keep events)."""
+        """Look at the tables' last events while screens wait (another process may keep events):
+        every POLL seconds, or every SAFETY seconds while the store's announcements are heard."""
+        if self.store.listens:
+            threading.Thread(target=self.listen, name="pit-listener", daemon=True).start()
+        looked = 0.0
         while not self.stopping:
             time.sleep(POLL)
-            if not self.watchers:
+            if not self.watchers or self.listening and time.monotonic() - looked < SAFETY:
                 continue
+            looked = time.monotonic()
             try:
-                last = self.store.last_events()
+                self.merge(self.store.last_events())
             except Exception:  # noqa: BLE001 - a database that is away for a moment: look again
                 continue
-            with self.changed:
-                if any(number > self.last.get(name, 0) for name, number in last.items()):
-                    self.last.update(last)
-                    self.changed.notify_all()
+
+    def listen(self):
+        """Hear the events kept by every server (PostgreSQL's announcements) until the hub stops;
+        listen again a second after a lost connection (the poll covers the gap)."""
+        while not self.stopping:
+            try:
+                for name, number in self.store.notices(lambda: self.stopping, lambda: setattr(self, "listening", True)):
+                    self.kept(name, number)
+            except Exception:  # noqa: BLE001 - the database away for a moment: the poll looks meanwhile
+                pass
+            self.listening = False
+            time.sleep(1.0)
 
     def stop(self):
         with self.changed:
@@ -108,6 +142,7 @@ class Pit:
     def create(self, data) -> tuple[int, dict]:
         spec = table_spec(data)
         self.store.create_table(spec)
+        self.hub.kept(spec.name, 0)
         return 201, self.state(spec.name)[1]
 
     def tables(self) -> tuple[int, dict]:
@@ -123,8 +158,10 @@ class Pit:
             kept = record(self.store, name, data)
         except Stale as stale:
             return 409, {"error": str(stale), "event": stale.last, "table": self.state(name)[1]}
+        row = self.store.table(name)
+        self.tile(row)  # the overview's message, built before the screens wake
         self.hub.kept(name, kept["event"])
-        return 200, {"event": kept["event"], "table": self.state(name)[1]}
+        return 200, {"event": kept["event"], "table": table_state(row)}
 
     def wager(self, name: str, data) -> tuple[int, dict]:
         """Keep wagers on a table's coming coup, each with its exact EV then (201: their ids, shoe,
@@ -151,6 +188,7 @@ class Pit:
         if not placed:
             return 200, to_json({"players": [], "level": chance, "tables": {}, "coups": 0, "pending": 0})
         deals = protect.deals_from_store(self.store, sorted({w.table for w in placed}), {(w.table, w.shoe) for w in placed})
+        placed = protect.on_standing_coups(placed, deals)
         coups = sum(len(s.coups) for d in deals.values() for s in d.shoes)
         if coups > REVIEW_COUPS:
             raise BaccaratError(f"the review of {coups:,} coups is more than this server reviews in one request "
@@ -224,21 +262,47 @@ class Pit:
             out.append((number, self.sent.put((name, number, full), message)))
         return out
 
+    def tile(self, row: dict) -> tuple[int, bytes]:
+        """(event, message) of the overview for a table as ``row`` gives it (store.table), built
+        once an event and kept for every overview screen."""
+        key = (row["name"], row["event"], "tile")
+        message = self.sent.get(key)
+        if message is None:
+            message = self.sent.put(key, f"event: table\ndata: {json.dumps(table_brief(row), separators=(',', ':'))}\n\n"
+                                    .encode())
+        return row["event"], message
+
+    def tile_of(self, name: str, number: int) -> tuple[int, bytes] | None:
+        """The overview's message for table ``name`` at event ``number`` (or later, read from
+        the store when no screen has had it yet); None for a table that is gone."""
+        message = self.sent.get((name, number, "tile"))
+        if message is not None:
+            return number, message
+        try:
+            return self.tile(self.store.table(name))
+        except Missing:
+            return None
+
     def pit_stream(self, gone=lambda: False):
         """Every table's brief state (table_brief), then each table's again whenever it changes,
-        as server-sent events named "table", until the client goes or the server stops."""
+        as server-sent events named "table", until the client goes or the server stops: each
+        message built once for every screen (tile), a screen's work a lookup."""
         if not self.screens.acquire(blocking=False):
             raise Busy(f"this server follows at most {self.limit} screens at once: try again in a moment")
 
         def events():
             try:
                 yield b"retry: 1000\n\n"
+                self.hub.refresh()
+                yield b"event: tables\ndata: " + json.dumps(sorted(self.hub.last)).encode() + b"\n\n"
                 seen, quiet = {}, time.monotonic()
                 while not self.hub.stopping and not gone():
-                    changed = [row for row in self.store.table_rows() if seen.get(row["name"]) != row["event"]]
-                    for row in changed:
-                        seen[row["name"]] = row["event"]
-                        yield f"event: table\ndata: {json.dumps(table_brief(row), separators=(',', ':'))}\n\n".encode()
+                    changed = [(name, number) for name, number in list(self.hub.last.items()) if number > seen.get(name, -1)]
+                    for name, number in changed:
+                        tile = self.tile_of(name, number)
+                        seen[name] = number if tile is None else max(number, tile[0])
+                        if tile is not None:
+                            yield tile[1]
                     if changed:
                         quiet = time.monotonic()
                     if not self.hub.wait_any(seen, 1.0) and time.monotonic() - quiet > KEEPALIVE:
@@ -256,13 +320,14 @@ class Busy(BaccaratError):
 
 def table_state(row: dict) -> dict:
     """A table as the API gives it: its name and how it deals, its last event, the shoe, the
-    cards left, the last coup, and the figures for the next coup (``bets`` as `now --format
-    json` gives them) with the positive bets sorted by EV."""
+    cards left, the last coup, the figures for the next coup (``bets`` as `now --format json`
+    gives them) with the positive bets sorted by EV, and the table's count (None without one)."""
     figures = row["figures"] or {}
     return {"name": row["name"], **{k: v for k, v in row["spec"].items() if k != "name"}, "event": row["event"],
             "at": row["at"], "shoe": figures.get("shoe", 0), "cards_left": figures.get("cards_left"),
             "coups": figures.get("coups", 0), "cut_out": figures.get("cut", False), "over": figures.get("over", False),
-            "last": figures.get("last"), "positive": figures.get("positive", []), "bets": figures.get("bets", [])}
+            "last": figures.get("last"), "positive": figures.get("positive", []), "bets": figures.get("bets", []),
+            "table_count": figures.get("table_count")}
 
 
 def table_brief(row: dict) -> dict:

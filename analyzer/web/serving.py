@@ -312,10 +312,10 @@ class Server:
     cannot be had is an OSError, raised here before any worker starts."""
 
     def __init__(self, host: str, port: int, limits: api.Limits, token: str | None, settings: Settings,
-                 db: str | None = None, write_token: str | None = None, screens: int = 200):
+                 db: str | None = None, write_token: str | None = None, screens: int = 200, allowed_hosts=()):
         from waitress.server import create_server  # the command line loads it only to serve
 
-        from .app import create_app
+        from .app import Hosts, create_app
         from .pit import Pit
 
         self.pit = Pit(db, screens)  # the store first: a database that cannot be opened is one line, before anything runs
@@ -331,7 +331,7 @@ class Server:
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "queue depth": every request waits its turn
         self.connections: dict = {}  # waitress's map of its sockets
         self.http = create_server(
-            create_app(limits, token, self.pool, self.pit, write_token), map=self.connections, sockets=[listening],
+            create_app(limits, token, self.pool, self.pit, write_token, Hosts.serving(host, allowed_hosts)), map=self.connections, sockets=[listening],
             threads=THREADS_PER_WORKER * settings.count() + 8 + screens,  # waiting requests and screens leave threads free
             connection_limit=CONNECTIONS, channel_timeout=10, cleanup_interval=2, channel_request_lookahead=1,
             max_request_body_size=4 * limits.body,  # the app answers past limits.body, in JSON; waitress past this
