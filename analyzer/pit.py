@@ -20,7 +20,7 @@ figures   every bet's exact figures for the next coup (as `now --format json` gi
           cards left, the bets with positive expectation, the table's count (running and true):
           a pure function of the state, computed once per event and kept beside it
 
-An event is JSON such as ``{"type": "coup", "cards": ["9h", "Kd", "3c", "Ts"]}``; it is checked
+An event is JSON such as ``{"type": "coup", "cards": ["2h", "Kd", "3c", "Ts", "9s", "7d"]}``; it is checked
 against the state before it (a coup the tableau could not deal, a card not left, a burn after a
 coup...) and refused with a BaccaratError saying why, before anything is kept.
 """
@@ -130,8 +130,8 @@ class Event:
 def event_of(data) -> Event:
     """An Event from its JSON (``after`` aside), or a BaccaratError saying what is wrong.
 
-    >>> event_of({"type": "coup", "cards": ["9h", "Kd", "3c", "Ts"]}).cards
-    ((8, 1), (12, 2), (2, 3), (9, 0))
+    >>> event_of({"type": "coup", "cards": ["2h", "Kd", "3c", "Ts", "9s", "7d"]}).cards
+    ((1, 1), (12, 2), (2, 3), (9, 0), (8, 0), (6, 2))
     """
     from .cards import parse_card
 
@@ -337,11 +337,12 @@ def laws(tableau: Tableau, decks: int):
 def record(store, name: str, data) -> dict:
     """Check an event sent to table ``name`` (JSON with ``after``, the last event number the
     writer saw) and keep it, with the figures after it, in ``store`` (store.Store): returns
-    ``{"event": its number, "figures": ...}``. Stale (store.py) if ``after`` is not the table's
+    ``{"event": its number, "figures": ..., "type", "shoe", "body", "at"}`` (the event as kept) and
+    the table's ``spec`` and ``created``. Stale (store.py) if ``after`` is not the table's
     last event; a BaccaratError, and nothing kept, if the event is not one the table can take."""
     from .render import to_json
     from .rulefile import get_rules
-    from .store import Stale
+    from .store import Stale, now_text
 
     if not isinstance(data, dict) or type(data.get("after")) is not int or data["after"] < 0:
         raise BaccaratError("an event carries 'after': the number of the last event the writer saw (0 before the first)")
@@ -365,8 +366,10 @@ def record(store, name: str, data) -> dict:
         event = replace(event, coup=voided(state, event))
     state = apply(state, event, start, rules.tableau, spec.burn)
     after = to_json(figures(state, start, rules, spec))
-    number = store.append(name, data["after"], event.type, state.shoe, event.data(), after)
-    return {"event": number, "figures": after}
+    at = now_text()
+    number = store.append(name, data["after"], event.type, state.shoe, event.data(), after, at)
+    return {"event": number, "figures": after, "type": event.type, "shoe": state.shoe, "body": event.data(), "at": at,
+            "spec": row["spec"], "created": row["created"]}
 
 
 def fold_shoe(shoe: int, events, start: Shoe, tableau: Tableau, burn: str = "face") -> State:

@@ -20,6 +20,7 @@ class Recent:
 
     def __init__(self, cells: int, size):
         self.budget, self.size, self.values, self.lock = cells, size, OrderedDict(), threading.Lock()
+        self.held = 0  # the cells of the values kept: summed as they come and go, not at each put
 
     def get(self, key):
         with self.lock:
@@ -36,8 +37,11 @@ class Recent:
     def put(self, key, value):
         """Keep ``value`` (the newest, even alone over the budget) and return it."""
         with self.lock:
+            old = self.values.pop(key, None)
+            if old is not None:
+                self.held -= self.size(old)
             self.values[key] = value
-            self.values.move_to_end(key)
-            while len(self.values) > 1 and sum(map(self.size, self.values.values())) > self.budget:
-                self.values.popitem(last=False)
+            self.held += self.size(value)
+            while len(self.values) > 1 and self.held > self.budget:
+                self.held -= self.size(self.values.popitem(last=False)[1])
             return value

@@ -127,7 +127,7 @@ class Store:
             except OSError as error:
                 raise BaccaratError(f"cannot make the folder of the database {path}: {error.strerror}") from None
         self.target = target  # with its password: never shown
-        self.engine = create_engine(target, pool_pre_ping=True)
+        self.engine = create_engine(target, pool_pre_ping=not target.startswith("sqlite"))  # a file is always there
         if self.engine.dialect.name == "sqlite":
             @event.listens_for(self.engine, "connect")
             def sqlite_settings(connection, record):
@@ -369,7 +369,7 @@ class Store:
             raise Missing(f"no table {name!r}")
         return found
 
-    def append(self, name: str, after: int, kind: str, shoe: int, body: dict, figures: dict) -> int:
+    def append(self, name: str, after: int, kind: str, shoe: int, body: dict, figures: dict, at: str | None = None) -> int:
         """Keep an event after event ``after`` of table ``name``, in one transaction, and return its
         number; Stale (nothing kept) if the table's last event is no longer ``after``. (SQLite
         refuses a reader's upgrade to writer while another writes: the transaction is tried again,
@@ -378,13 +378,13 @@ class Store:
 
         for attempt in range(100):
             try:
-                return self.try_append(name, after, kind, shoe, body, figures)
+                return self.try_append(name, after, kind, shoe, body, figures, at or now_text())
             except OperationalError as error:
                 if "locked" not in str(error) or attempt == 99:
                     raise BaccaratError(f"cannot write to the database {self.url}: {str(error).splitlines()[0]}") from None
                 time.sleep(0.01)
 
-    def try_append(self, name: str, after: int, kind: str, shoe: int, body: dict, figures: dict) -> int:
+    def try_append(self, name: str, after: int, kind: str, shoe: int, body: dict, figures: dict, at: str) -> int:
         from sqlalchemy import select
         from sqlalchemy.exc import IntegrityError
 
@@ -403,7 +403,7 @@ class Store:
                     raise Stale(f"table {name!r} moved past event {after}: another writer came first", after + 1)
                 connection.execute(self.events.insert().values(table_id=row.id, number=after + 1, type=kind, shoe=shoe,
                                                                body=json.dumps(body), figures=json.dumps(figures),
-                                                               at=now_text()))
+                                                               at=at))
                 self.announce(connection, name, after + 1)
         except IntegrityError:  # the same number kept by another writer at once
             raise Stale(f"table {name!r} moved past event {after}: another writer came first", after + 1) from None

@@ -132,3 +132,157 @@ def test_the_clerk_enters_coups_as_coups(browser, server):  # noqa: F811
     follower.wait_for_function("document.getElementById('left').textContent === '404'")
     assert "Player 7-6" in follower.inner_text("#last")
     follower.close()
+
+
+# -- the pit hardened: another site's page, a clerk who is not heard ------------------------------
+
+ATTACK = """<!doctype html><html><body><iframe name="sink"></iframe><script>
+const T = "http://127.0.0.1:PORT";
+async function attack() {
+  const out = {};
+  const body = JSON.stringify({ type: "shoe", after: AFTER });
+  try {  // the trick that worked: no-cors, text/plain (a "simple" request: no preflight)
+    out.nocors = (await fetch(T + "/api/tables/target/events", { method: "POST", mode: "no-cors",
+      headers: { "Content-Type": "text/plain" }, body })).type;
+  } catch (e) { out.nocors = "failed"; }
+  try {
+    out.create = (await fetch(T + "/api/tables", { method: "POST", mode: "no-cors", body: '{"name": "evil"}' })).type;
+  } catch (e) { out.create = "failed"; }
+  try {  // JSON: the browser asks first (a preflight), and sends only where the server allows
+    out.json = (await fetch(T + "/api/tables/target/events", { method: "POST",
+      headers: { "Content-Type": "application/json" }, body })).status;
+  } catch (e) { out.json = "failed"; }
+  await new Promise((done) => {  // a form posted to the pit, its answer in a frame
+    const form = document.createElement("form");
+    form.method = "POST"; form.action = T + "/api/tables/target/events"; form.enctype = "text/plain"; form.target = "sink";
+    const input = document.createElement("input");
+    input.name = '{"type": "shoe", "after": AFTER, "x": "'; input.value = '"}';
+    form.append(input); document.body.append(form);
+    document.querySelector("iframe").onload = done;
+    form.submit();
+  });
+  out.form = "sent";
+  window.results = out;
+}
+attack();
+</script></body></html>"""
+
+
+def test_a_page_on_another_port_writes_nothing_to_the_pit(browser, server):  # noqa: F811
+    import http.server
+    import socketserver
+    import threading
+
+    after = table(server, "target")
+    page_html = ATTACK.replace("PORT", str(server)).replace("AFTER", str(after)).encode()
+    seen = []
+
+    class Attacker(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page_html)
+
+        def log_message(self, *args):
+            seen.append(args)
+
+    with socketserver.TCPServer(("127.0.0.1", 0), Attacker) as other:
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        page = browser.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"http://127.0.0.1:{other.server_address[1]}/attack.html")
+        page.wait_for_function("window.results !== undefined")
+        results = page.evaluate("window.results")
+        page.close()
+        other.shutdown()
+    # the no-cors requests were sent (an opaque answer is an answer), the form too
+    assert results["nocors"] == "opaque" and results["create"] == "opaque" and results["form"] == "sent", results
+    assert results["json"] == "failed", results  # no CORS: the preflight is not answered as allowed
+    state = call(server, "GET", "/api/tables/target")[1]
+    assert state["event"] == after  # nothing kept
+    assert "evil" not in [t["name"] for t in call(server, "GET", "/api/tables")[1]["tables"]]
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(port, db):
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", str(port), "--workers", "1",
+                                "--rate", "1000", "--db", db], stdout=subprocess.PIPE, text=True,
+                               env=os.environ | {"PYTHONUNBUFFERED": "1"})
+    assert "Serving on" in process.stdout.readline()
+    return process
+
+
+def test_the_clerk_page_says_when_it_is_not_heard_and_catches_up(browser, tmp_path):  # noqa: F811
+    port, db = free_port(), f"sqlite:///{tmp_path / 'pit.sqlite'}"
+    process = start(port, db)
+    try:
+        after = table(port, "clerk-2", decks=8, coups=SHOE[:2])
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.set_default_timeout(15_000)
+        requests = []
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(f"http://127.0.0.1:{port}/table/clerk-2")
+        page.wait_for_function("document.getElementById('left').textContent === '405'")
+        reads = [u for u in requests if u.endswith("/api/tables/clerk-2")]
+        streams = [u for u in requests if "/events?" in u]
+        assert len(reads) == 1 and len(streams) == 1 and f"after={after}&" in streams[0]  # no replay of the history
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+        # the stream is down: the figures are greyed, marked stale with the last event's time
+        page.wait_for_function("document.getElementById('state').classList.contains('is-stale')")
+        assert f"last event {after}" in page.inner_text("#staleness")
+        page.fill("#cards", SHOE[2] and " ".join(SHOE[2]))
+        page.press("#cards", "Enter")
+        page.wait_for_function("!document.getElementById('unheard').hidden")
+        assert "Not heard" in page.inner_text("#unheard")
+        assert page.input_value("#cards") == " ".join(SHOE[2])  # the coup stays
+        page.screenshot(path=str(tmp_path / "unheard.png"))
+        process = start(port, db)
+        page.wait_for_function("!document.getElementById('state').classList.contains('is-stale')")
+        assert "caught up" in page.inner_text("#staleness")
+        assert page.locator("#unheard").is_visible()  # until a write succeeds
+        page.press("#cards", "Enter")
+        page.wait_for_function("document.getElementById('unheard').hidden")
+        page.wait_for_function(f"document.getElementById('shoe-line').textContent.includes('event {after + 1}')")
+        assert page.input_value("#cards") == ""
+        # a coup voided from the page, with a confirmation
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#void")
+        page.wait_for_function(f"document.getElementById('shoe-line').textContent.includes('event {after + 2}')")
+        assert page.inner_text("#left") == "405"
+        kept = call(port, "GET", f"/api/tables/clerk-2/events?after={after}")[1]["events"]
+        assert [e["type"] for e in kept] == ["coup", "void"]
+        page.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+
+
+def test_a_coup_refused_as_stale_is_set_aside_not_resent(browser, server):  # noqa: F811
+    after = table(server, "clerk-3", decks=8)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(10_000)
+    page.route("**/events?*stream=1*", lambda route: route.abort())  # this page hears of no other writer
+    page.goto(f"http://127.0.0.1:{server}/table/clerk-3")
+    page.wait_for_function("document.getElementById('left').textContent === '416'")
+    call(server, "POST", "/api/tables/clerk-3/events", {"type": "coup", "cards": SHOE[0], "after": after})
+    page.fill("#cards", " ".join(SHOE[1]))
+    page.press("#cards", "Enter")
+    page.wait_for_function("!document.getElementById('refused').hidden")
+    assert page.inner_text("#refused-cards") == " ".join(SHOE[1]) and page.input_value("#cards") == ""
+    assert page.inner_text("#left") == "410"  # the table as it is
+    page.press("#cards", "Enter")  # Enter on the empty input sends nothing
+    page.wait_for_function("document.getElementById('message').textContent.includes('enter the coup')")
+    assert call(server, "GET", "/api/tables/clerk-3")[1]["event"] == after + 1
+    page.click("#resend")
+    page.wait_for_function("document.getElementById('refused').hidden")
+    assert call(server, "GET", "/api/tables/clerk-3")[1]["event"] == after + 2
+    page.close()

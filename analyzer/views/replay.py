@@ -38,16 +38,19 @@ def replay(rules: RuleSet, start: Shoe, shoes: list[ShoeDealt]) -> View:
         Column("coup", "coup", "count"), Column("cards", "cards"), Column("left", "cards left", "count"),
         Column("result", "result"), Column("positive", "positive before it (EV)")]
     count = sum(len(s.coups) for s in shoes)
+    voided = [{"shoe": s.name} | v for s in shoes for v in s.voided]
+    struck = "".join(f". Coup {v['coup']} ({' '.join(v['cards'])}, event {v['dealt']}) was voided by event {v['void']}"
+                     for v in voided)
     return View(
         title=f"Replay of {count} coup{'s' * (count != 1)}{f' in {len(shoes)} shoes' if several else ''}: shoe "
               f"{start.describe()} at the start; rules {rules.name}. Each coup's figures are taken before it, from "
-              "the cards left less those seen (a card burned face down is not seen)" + model_note(rules.bets),
+              "the cards left less those seen (a card burned face down is not seen)" + model_note(rules.bets) + struck,
         columns=columns,
         rows=rows,
         data={"rules": rules.name, "tableau": rules.tableau.name, "shoe": shoe_data(start),
               "shoes": [{"shoe": s.name, "burned": [card_text(c) for c in s.burned], "face_down": s.face_down,
                          "cut_after_coup": s.cut} for s in shoes],
-              "coups": coups},
+              "coups": coups, **({"voided": voided} if voided else {})},
     )
 
 

@@ -37,53 +37,67 @@ SENT = 32 * 2**20  # bytes of server-sent messages kept for the screens that fol
 
 class Hub:
     """Who has seen which event, for the screens that wait: ``wait`` returns once the table's
-    last event is past ``after`` (True), at ``timeout`` (False), or when the hub stops."""
+    last event is past ``after`` (True), at ``timeout`` (False), or when the hub stops. An event
+    wakes the screens of its table and the overviews, no others (a condition a table, and one
+    for the overviews, over one lock)."""
 
     def __init__(self, store: Store):
         self.store = store
-        self.changed = threading.Condition()
+        self.lock = threading.Lock()
+        self.tables: dict[str, threading.Condition] = {}  # a table's screens wait on its own
+        self.overviews = threading.Condition(self.lock)  # the pit's overviews wait on any table
         self.last: dict[str, int] = {}
         self.watchers = 0
         self.stopping = False
         self.poller: threading.Thread | None = None
         self.listening = False  # PostgreSQL's announcements are heard now
 
+    def condition(self, name: str) -> threading.Condition:
+        """Table ``name``'s condition (the lock held)."""
+        found = self.tables.get(name)
+        if found is None:
+            found = self.tables[name] = threading.Condition(self.lock)
+        return found
+
     def kept(self, name: str, number: int):
         """Event ``number`` of table ``name`` was kept (through this process, or announced by
-        another): wake the screens now. A table is known from its creation (number 0)."""
-        with self.changed:
-            if number > self.last.get(name, -1):
-                self.last[name] = number
-                self.changed.notify_all()
+        another): wake its screens and the overviews now. A table is known from its creation
+        (number 0)."""
+        self.merge({name: number})
 
     def refresh(self):
         """Learn every table's last event from the store (a screen's first look)."""
         self.merge(self.store.last_events())
 
     def merge(self, last: dict):
-        with self.changed:
+        with self.lock:
             newer = {name: number for name, number in last.items() if number > self.last.get(name, -1)}
             if newer:
                 self.last.update(newer)
-                self.changed.notify_all()
+                for name in newer:
+                    self.condition(name).notify_all()
+                self.overviews.notify_all()
 
     def wait(self, name: str, after: int, timeout: float) -> bool:
-        return self.until(lambda: self.last.get(name, 0) > after, timeout)
+        with self.lock:
+            condition = self.condition(name)
+        return self.until(lambda: self.last.get(name, 0) > after, timeout, condition)
 
     def wait_any(self, seen: dict, timeout: float) -> bool:
         """As ``wait``, for any table past the number in ``seen`` (or not in it)."""
-        return self.until(lambda: any(number > seen.get(name, -1) for name, number in self.last.items()), timeout)
+        return self.until(lambda: any(number > seen.get(name, -1) for name, number in self.last.items()), timeout,
+                          self.overviews)
 
-    def until(self, changed, timeout: float) -> bool:
-        """Wait, as a screen, until ``changed()`` (True), ``timeout`` or the hub's stop (False);
-        the watch of the store runs while anyone waits."""
-        with self.changed:
+    def until(self, changed, timeout: float, condition: threading.Condition) -> bool:
+        """Wait, as a screen, on ``condition`` until ``changed()`` (True), ``timeout`` or the
+        hub's stop (False); the watch of the store runs while anyone waits."""
+        with self.lock:
             self.watchers += 1
             if self.poller is None:
                 self.poller = threading.Thread(target=self.poll, name="pit-poller", daemon=True)
                 self.poller.start()
             try:
-                return self.changed.wait_for(lambda: self.stopping or changed(), timeout) and not self.stopping
+                return condition.wait_for(lambda: self.stopping or changed(), timeout) and not self.stopping
             finally:
                 self.watchers -= 1
 
@@ -116,9 +130,10 @@ class Hub:
             time.sleep(1.0)
 
     def stop(self):
-        with self.changed:
+        with self.lock:
             self.stopping = True
-            self.changed.notify_all()
+            for condition in [*self.tables.values(), self.overviews]:
+                condition.notify_all()
 
 
 REVIEW_COUPS = 1_000  # coups a review asked of the server may cover (a table's day, a few seconds)
@@ -158,10 +173,17 @@ class Pit:
             kept = record(self.store, name, data)
         except Stale as stale:
             return 409, {"error": str(stale), "event": stale.last, "table": self.state(name)[1]}
-        row = self.store.table(name)
-        self.tile(row)  # the overview's message, built before the screens wake
-        self.hub.kept(name, kept["event"])
-        return 200, {"event": kept["event"], "table": table_state(row)}
+        number = kept["event"]
+        row = {"name": name, "spec": kept["spec"], "event": number, "created": kept["created"], "figures": kept["figures"],
+               "at": kept["at"]}
+        self.tile(row)  # the screens' messages, built once from the figures at hand, before the screens wake
+        body = json.dumps(kept["body"])
+        for full in (False, True):
+            figures = kept["figures"] if full else brief_figures(kept["figures"])
+            self.sent.put((name, number, full), event_message(number, kept["type"], kept["shoe"], body,
+                                                        json.dumps(figures, separators=(",", ":")), kept["at"]))
+        self.hub.kept(name, number)
+        return 200, {"event": number, "table": table_state(row)}
 
     def wager(self, name: str, data) -> tuple[int, dict]:
         """Keep wagers on a table's coming coup, each with its exact EV then (201: their ids, shoe,
@@ -251,15 +273,13 @@ class Pit:
                 break
             number += 1
             out.append((number, message))
-        if out and number >= self.hub.last.get(name, 0):
+        known = self.hub.last.get(name)
+        if known is not None and number >= known:  # nothing newer kept, as this process knows (kept, announced, polled)
             return out
         for number, kind, shoe, body, figures, at in self.store.event_texts(name, after=number, limit=BATCH - len(out)):
             if not full:
                 figures = json.dumps(brief_figures(json.loads(figures)), separators=(",", ":"))
-            data = f'{{"event":{number},"type":{json.dumps(kind)},"shoe":{shoe},"body":{body},"figures":{figures},' \
-                   f'"at":{json.dumps(at)}}}'
-            message = f"id: {number}\nevent: {kind}\ndata: {data}\n\n".encode()
-            out.append((number, self.sent.put((name, number, full), message)))
+            out.append((number, self.sent.put((name, number, full), event_message(number, kind, shoe, body, figures, at))))
         return out
 
     def tile(self, row: dict) -> tuple[int, bytes]:
@@ -312,6 +332,13 @@ class Pit:
                 self.screens.release()
 
         return events()
+
+
+def event_message(number: int, kind: str, shoe: int, body: str, figures: str, at: str) -> bytes:
+    """The server-sent message of a table's event: its number as id, its type as the event's
+    name, and the event with the figures after it (JSON texts, as kept or in brief)."""
+    data = f'{{"event":{number},"type":{json.dumps(kind)},"shoe":{shoe},"body":{body},"figures":{figures},"at":{json.dumps(at)}}}'
+    return f"id: {number}\nevent: {kind}\ndata: {data}\n\n".encode()
 
 
 class Busy(BaccaratError):
