@@ -631,6 +631,44 @@ def history(table, shoe_number, db, fmt, exact):
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("coups", metavar="COUPS", required=False)
+@click.option("--table", metavar="NAME", help="The roads of a shoe kept in the database (--db) at this table instead of COUPS.")
+@click.option("--shoe-number", "shoe_number", type=click.IntRange(min=1), metavar="N",
+              help="The shoe of --table (default: its last).")
+@db_option
+@click.option("--rules", metavar="NAME|FILE", help="Rule set whose tableau dealt COUPS (default standard).")
+@click.option("--format", "fmt", default="board", show_default=True, type=click.Choice(["board", "json"]),
+              help="board: the roads drawn in the terminal (coloured where it allows); json: every shoe's roads as data.")
+@domain_errors
+def roads(coups, table, shoe_number, db, rules, fmt):
+    """The scoreboard of each shoe: bead plate, big road, big eye boy, small road, cockroach pig,
+    the tallies and the Banker and Player ask.
+
+    COUPS is a file of coups as `replay` reads it (several shoes allowed); --table draws a shoe kept
+    in the pit's database. The rules each road follows, and where the public descriptions differ
+    (ties before the first win, a run past six rows, a tail blocked by another), are in
+    docs/guides/live-page.md."""
+    if (coups is None) == (table is None):
+        raise click.ClickException("give COUPS (a file of coups) or --table (a shoe kept in the database), one of them")
+    if table is not None:
+        if rules is not None:
+            raise click.ClickException("a kept shoe is drawn by its table's own rules: leave out --rules")
+        tableau, shoes = views.pit.kept_shoes(tables_kept.Store(db, create=False), table, shoe_number)
+    else:
+        if shoe_number is not None or db is not None:
+            raise click.ClickException(f"{'--shoe-number' if shoe_number is not None else '--db'} goes with --table")
+        shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
+        tableau = rulefile.get_rules(rules or "standard").tableau
+        for coup in (coup for shoe in shoes for coup in shoe.coups):  # a coup the tableau could not deal: by its line
+            replays.check_dealt(coup.cards, tableau, f"{coups}, line {coup.line}")
+    data = views.roads.shoes_roads(tableau, shoes)
+    if fmt == "json":
+        click.echo(rendering.to_json_text(data))
+        return
+    click.echo(views.roads.board(data, lambda text, colour: click.style(text, fg=colour, bold=True)))
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("coups", metavar="COUPS", required=False)
 @click.option("--rules", metavar="NAME|FILE", help="Rule set whose bets to replay (default standard; a kept shoe: its "
               "table's own).")
 @click.option("--table", metavar="NAME", help="Replay a shoe kept in the database (--db) at this table instead of COUPS.")

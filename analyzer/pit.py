@@ -11,7 +11,8 @@ event     what happens at a table, numbered from 1 in order: ``shoe`` (a new sho
           it corrects stays in the history), ``void`` (a coup struck out, the shoe's last or
           one named by its number in the shoe: entered twice, or never dealt; it stays in the
           history, its cards count as never dealt, and the figures after the void follow from
-          the coups that stand), ``cut`` (the cut card came out)
+          the coups that stand), ``cut`` (the cut card came out), ``close`` (the table closes: no
+          coup is dealt nor wager taken until a new shoe opens it again; the pages leave it out)
 state     what the events leave: the shoe being dealt (its number), the cards seen in it, the
           cards burned face down, its coups, whether the cut card has come out
 wager     a bet placed on the coming coup by a player (at a seat): kept with the exact EV it had
@@ -37,9 +38,10 @@ from . import BUILT_IN
 from .cards import VALUES, Shoe
 from .errors import BaccaratError, did_you_mean, listing
 from .replay import Coup, ShoeDealt, card_text, check_dealt, result_of
+from .roads import board, result_of_coup
 from .tableau import Tableau
 
-EVENT_TYPES = ("shoe", "burn", "coup", "correction", "void", "cut")
+EVENT_TYPES = ("shoe", "burn", "coup", "correction", "void", "cut", "close")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # a table's name: in a URL as it is
 BURN_RULES = ("face", "none")  # or a number of cards
 MAX_EVENT = 2_000  # bytes of one event's JSON
@@ -178,6 +180,7 @@ class State:
     face_down: int = 0
     coups: tuple = ()  # each coup's cards
     cut: int | None = None  # the coups dealt when the cut card came out (None: not yet)
+    closed: bool = False  # the table closed (until a new shoe)
 
     def seen(self) -> list:
         return list(self.burned) + [card for coup in self.coups for card in coup]
@@ -188,6 +191,10 @@ def apply(state: State, event: Event, start: Shoe, tableau: Tableau, burn: str =
     ``burn`` rule: see TableSpec)."""
     if event.type == "shoe":
         return State(shoe=state.shoe + 1)
+    if state.closed:
+        raise BaccaratError(f"the table is closed: a new shoe opens it again (got a {event.type})")
+    if event.type == "close":
+        return replace(state, closed=True)
     if state.shoe == 0:
         raise BaccaratError(f"no shoe yet: a table's first event is a shoe (got a {event.type})")
     if event.type == "burn":
@@ -255,18 +262,22 @@ def without(shoe: Shoe, cards) -> Shoe:
 
 
 def figures(state: State, start: Shoe, rules, spec: TableSpec | None = None) -> dict:
-    """The figures after ``state``: the cards left (face-down burns counted), the last coup's
-    result and the run it makes (with its chance in a shoe of the table's ``spec``), every bet's
+    """The figures after ``state``: the cards left (face-down burns counted), the scoreboard
+    (roads.board), the last coup's result and the run it makes (with its chance in a shoe of the
+    table's ``spec``), every bet's
     figures for the next coup (``bets``, as `now --format json` gives them) and those with
     positive expectation, sorted by EV; none once the shoe is over (the coup after the cut card
     dealt, or fewer than 6 cards left)."""
     from .views.edge import edge, is_positive
 
     out = {"shoe": state.shoe, "coups": len(state.coups), "cut": state.cut is not None}
+    if state.closed:
+        return out | {"closed": True, "over": True, "cards_left": None, "bets": [], "positive": []}
     if state.shoe == 0:
         return out | {"cards_left": None, "bets": [], "positive": []}
     shoe = without(start, state.seen())
     out["cards_left"] = shoe.size - state.face_down
+    out["board"] = board([result_of_coup(coup, rules.tableau) for coup in state.coups])
     if state.coups:
         winner, player, banker = result_of(state.coups[-1], rules.tableau)
         out["last"] = {"cards": [card_text(c) for c in state.coups[-1]], "winner": winner, "player_total": player,
@@ -358,7 +369,7 @@ def record(store, name: str, data) -> dict:
     spec = TableSpec(**row["spec"])
     rules, start = get_rules(spec.rules), Shoe.decks(spec.decks)
     shoe = (row["figures"] or {}).get("shoe", 0)
-    kept = store.shoe_events(name, shoe, MAX_SHOE_EVENTS + 1) if shoe else []
+    kept = store.shoe_events(name, shoe, MAX_SHOE_EVENTS + 1)  # shoe 0: a close before the first shoe, if any
     if len(kept) >= MAX_SHOE_EVENTS and event.type != "shoe":
         raise BaccaratError(f"a shoe holds at most {MAX_SHOE_EVENTS:,} events: a new shoe comes next")
     state = fold_shoe(shoe, [event_of(body) for body in kept], start, rules.tableau, spec.burn)

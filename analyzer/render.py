@@ -212,6 +212,13 @@ def table_cells(view: View, show_exact: bool):
     return headers, [[get(row) for get in getters] for row in view.rows], aligns
 
 
+def to_json_text(data) -> str:
+    """Data as indented JSON text, exact values as strings (to_json)."""
+    import json
+
+    return json.dumps(to_json(data), indent=2)
+
+
 def to_json(value):
     """JSON-ready: Fractions become ``"p/q"`` strings; ints stay JSON integers."""
     kind = type(value)  # the common kinds first, by type alone: a tracker's answer holds a thousand values

@@ -254,3 +254,34 @@ def roads(results: list[Result]) -> dict:
 def shoe_roads(coups, tableau: Tableau) -> dict:
     """The scoreboard of a shoe's coups (each its cards in dealing order)."""
     return roads([result_of_coup(cards, tableau) for cards in coups])
+
+
+def flags(result: Result) -> str:
+    """A result's marks as letters: ``p`` a Player pair, ``b`` a Banker pair, ``n`` a natural.
+
+    >>> flags(Result("B", player_pair=True, natural=True))
+    'pn'
+    """
+    return "p" * result.player_pair + "b" * result.banker_pair + "n" * result.natural
+
+
+def board(results: list[Result]) -> dict:
+    """The scoreboard as a screen draws it, in few bytes (a few KB for a shoe; kept with every
+    event's figures): the tallies; the bead plate as ``"B"``, ``"P"`` or ``"T"`` and its
+    :func:`flags`; the big road as ``[row, col, result and flags, ties]`` where each cell is
+    drawn; each derived road as ``[row, col, "R" or "B"]``; and ``ask``.
+
+    >>> board([Result("B"), Result("T"), Result("P", player_pair=True)])["big_road"]
+    [[0, 0, 'B', 1], [0, 1, 'Pp', 0]]
+    """
+    columns = big_road(results)
+    cells = [cell for column in columns for cell in column]
+    out = {"tallies": tallies(results), "bead_plate": [r.result + flags(r) for r in results],
+           "big_road": [[p["row"], p["col"], c.result + "p" * c.player_pair + "b" * c.banker_pair, c.ties]
+                        for p, c in zip(grid([len(column) for column in columns]), cells)]}
+    for name, offset in DERIVED:
+        marks = runs(derived_marks(columns, offset))
+        out[name] = [[p["row"], p["col"], mark]
+                     for p, mark in zip(grid([len(run) for run in marks]), [m for run in marks for m in run])]
+    out["ask"] = {"banker": ask(results, "B"), "player": ask(results, "P")}
+    return out

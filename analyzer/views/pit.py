@@ -58,6 +58,17 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
         {"table": table, "shoes": [{k: row[k] for k in row} for row in rows]})
 
 
+def kept_shoes(store, table: str, shoe: int | None = None):
+    """(tableau, [ShoeDealt]) of a shoe kept at ``table`` (default: its last), for its roads."""
+    spec = store.table(table)["spec"]
+    if shoe is None:
+        shoe = (store.table(table)["figures"] or {}).get("shoe", 0)
+    events = store.event_rows(table, shoe=shoe)
+    if not shoe or not events:
+        raise BaccaratError(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
+    return get_rules(spec["rules"]).tableau, [kept_shoe(events, shoe)]
+
+
 def replay_kept(store, table: str, shoe: int | None = None) -> View:
     """A shoe kept at ``table`` (default: its last) replayed by the table's own rules and decks."""
     spec = store.table(table)["spec"]

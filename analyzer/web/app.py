@@ -64,7 +64,7 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
         needed = [write_token] if writes and write_token is not None else [t for t in (token, write_token) if t]
         if not needed or request.path.startswith("/static/"):
             return None
-        page = request.path in ("/", "/pit", "/protect") or request.path.startswith("/table/")
+        page = request.path in ("/", "/pit", "/protect") or request.path.startswith(("/table/", "/board/"))
         streamed = request.method == "GET" and request.path.startswith(("/api/tables/", "/api/pit/"))  # EventSource sends no header
         given = request.args.get("token", "") if page or streamed and "token" in request.args else \
             bearer(request.headers.get("Authorization", ""))
@@ -108,6 +108,10 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
     @app.get("/table/<name>")
     def table_page(name):
         return served("table.html", "../")
+
+    @app.get("/board/<name>")
+    def board_page(name):  # the screen over the table: read-only
+        return served("board.html", "../")
 
     @app.get("/api/pit/stream")
     def pit_stream():

@@ -122,11 +122,15 @@ TABLE = obj({**TABLE_SPEC, "event": {"type": "integer", "minimum": 0, "descripti
              "last": {"anyOf": [LAST_COUP, {"type": "null"}]},
              "positive": {"type": "array", "items": TEXT, "description": "the bets with positive expectation, best first"},
              "bets": {"type": "array", "items": BET, "description": "the next coup's figures, as `now --format json`"},
+             "closed": {"type": "boolean", "description": "the table is closed (until a new shoe)"},
+             "board": {"type": ["object", "null"], "description": "the shoe's scoreboard as a screen draws it: tallies, "
+                                                                    "bead plate, big road and derived roads where each cell is "
+                                                                    "drawn, and the ask (`baccarat roads` explains each)"},
              "table_count": {"anyOf": [obj({"system": TEXT, "running": {"type": "integer"}, "true": TEXT, "true_shown": TEXT}),
                                        {"type": "null"}], "description": "the table's count system after the last event: "
                                                                          "running, and true (per deck unseen, exact)"}})
 EVENT_EXAMPLE = {"type": "coup", "cards": ["2h", "Kd", "3c", "Ts", "9s", "7d"], "after": 41}  # a legal coup: tests post it
-EVENT_REQUEST = obj({"type": {"enum": ["shoe", "burn", "coup", "correction", "void", "cut"]},
+EVENT_REQUEST = obj({"type": {"enum": ["shoe", "burn", "coup", "correction", "void", "cut", "close"]},
                      "cards": {"type": "array", "items": TEXT, "maxItems": 6,
                                "description": "cards in dealing order (Player, Banker, Player, Banker, then the third cards)"},
                      "face_down": {"type": "integer", "minimum": 0, "maximum": 20, "description": "a burn's cards face down"},

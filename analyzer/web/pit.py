@@ -354,7 +354,7 @@ def table_state(row: dict) -> dict:
             "at": row["at"], "shoe": figures.get("shoe", 0), "cards_left": figures.get("cards_left"),
             "coups": figures.get("coups", 0), "cut_out": figures.get("cut", False), "over": figures.get("over", False),
             "last": figures.get("last"), "positive": figures.get("positive", []), "bets": figures.get("bets", []),
-            "table_count": figures.get("table_count")}
+            "table_count": figures.get("table_count"), "board": figures.get("board"), "closed": figures.get("closed", False)}
 
 
 def table_brief(row: dict) -> dict:
@@ -362,11 +362,25 @@ def table_brief(row: dict) -> dict:
     positive bets with their EV (exact, and as the command line prints it), the current run."""
     state = table_state(row)
     state.pop("bets")
+    state["board"] = board_tail(state["board"])
     brief = brief_figures(row["figures"] or {})
     state["positive_ev"] = brief["positive_ev"]
     run = brief.get("run")
     state["run"] = None if not run else (f"{run['result']} x{run['length']}" + (" (unusual)" if run.get("unusual") else ""))
     return state
+
+
+TILE_COLUMNS = 16  # the big road's last drawn columns a tile of the overview shows at most
+
+
+def board_tail(board: dict | None) -> dict | None:
+    """A tile's part of the scoreboard: the tallies and the big road's last TILE_COLUMNS drawn
+    columns (their columns counted from the first of them)."""
+    if not board:
+        return board
+    cells = board["big_road"]
+    first = max((c[1] for c in cells), default=0) - TILE_COLUMNS + 1
+    return {"tallies": board["tallies"], "big_road": [[r, c - max(first, 0), m, t] for r, c, m, t in cells if c >= first]}
 
 
 def brief_figures(figures: dict) -> dict:

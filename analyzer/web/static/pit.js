@@ -43,36 +43,148 @@ function beep() {
 
 const naturally = (a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: "base" });
 
+const WALL = new URLSearchParams(location.search).has("wall"); // a screen nobody touches: no controls
+const SHOWN_POSITIVE = 2; // positive bets a tile lists; past that, the best and how many more
+
+function shortEv(text) { // past 8 characters (+26.0793%), two decimals: the whole is on hover
+  return String(text).length > 8 ? String(text).replace(/^([+-]?\d+)\.(\d\d)\d*%$/, "$1.$2%") : String(text);
+}
+
 function showTile(table) {
   let tile = tiles.get(table.name);
+  if (table.closed) { // a closed table leaves the overview
+    if (tile) { tile.remove(); tiles.delete(table.name); layout(); }
+    document.getElementById("empty").hidden = tiles.size > 0;
+    return;
+  }
   const before = tile ? tile.dataset.positive : "";
   if (!tile) {
     tile = document.getElementById("tile").content.firstElementChild.cloneNode(true);
-    tile.querySelector(".name").textContent = table.name;
-    tile.querySelector(".open").href = withToken(`table/${encodeURIComponent(table.name)}`);
+    const link = tile.querySelector(".open");
+    link.textContent = table.name;
+    link.title = table.name;
+    link.href = withToken(`table/${encodeURIComponent(table.name)}`);
+    tile.querySelector(".board-link").href = withToken(`board/${encodeURIComponent(table.name)}`);
+    tile.querySelector(".close").addEventListener("click", () => closeTable(table.name));
     tiles.set(table.name, tile);
     const all = [...tiles.keys()].sort(naturally);
     document.getElementById("tables").insertBefore(tile, tiles.get(all[all.indexOf(table.name) + 1]) || null);
+    layout();
   }
   tile.dataset.at = table.at || "";
-  tile.querySelector(".meta").textContent = `${table.rules}, ${table.decks} deck${table.decks === 1 ? "" : "s"} · shoe ${table.shoe} · coup ${table.coups}` +
-    (table.over ? " · shoe over" : table.cut_out ? " · cut card out" : "");
+  const meta = `shoe ${table.shoe} · coup ${table.coups}` + (table.over ? " · over" : table.cut_out ? " · cut" : "");
+  tile.querySelector(".meta").textContent = meta;
+  tile.querySelector(".meta").title = `${meta} · ${table.rules}, ${table.decks} deck${table.decks === 1 ? "" : "s"}`;
   tile.querySelector(".number").textContent = table.cards_left ?? "-";
-  tile.querySelector(".last").textContent = lastText(table.last) + (table.run ? `  ·  ${table.run}` : "");
-  tile.querySelector(".count").hidden = !table.table_count;
-  tile.querySelector(".count").textContent = countText(table.table_count);
+  const board = table.board || { tallies: { banker: 0, player: 0, tie: 0 }, big_road: [] };
+  const tally = tile.querySelector(".tally");
+  const line = el("span");
+  line.append(el("span", `B ${board.tallies.banker}`, "b"), " ", el("span", `P ${board.tallies.player}`, "p"), " ",
+    el("span", `T ${board.tallies.tie}`, "t"));
+  tally.replaceChildren(line, ...(table.table_count ? [el("span", `RC ${table.table_count.running >= 0 ? "+" : ""}` +
+    `${table.table_count.running} TC ${table.table_count.true_shown}`, "tc")] : []));
+  tile.querySelector(".mini-road").dataset.cells = JSON.stringify(board.big_road);
+  drawMini(tile);
+  const last = lastText(table.last) + (table.run ? ` · ${table.run}` : "");
+  tile.querySelector(".last").textContent = last;
+  tile.querySelector(".last").title = last;
+  const positive = table.positive_ev || [];
+  const shown = positive.length > SHOWN_POSITIVE ? positive.slice(0, 1) : positive;
   const list = tile.querySelector(".positive");
-  list.replaceChildren(...(table.positive_ev || []).map((p) => {
+  list.replaceChildren(...shown.map((p) => {
     const item = el("li");
-    item.append(el("span", p.name), el("span", p.ev_shown));
+    item.title = `${p.name} ${p.ev_shown}`;
+    item.append(el("span", p.name), el("span", shortEv(p.ev_shown)));
     return item;
-  }));
-  const ids = (table.positive_ev || []).map((p) => p.bet).join(",");
+  }), ...(positive.length > shown.length ? [el("li", `and ${positive.length - shown.length} more positive`, "more")] : []));
+  const ids = positive.map((p) => p.bet).join(",");
   tile.dataset.positive = ids;
   tile.classList.toggle("has-positive", ids !== "");
   tile.querySelector(".none").hidden = ids !== "";
   if (ids && ids.split(",").some((id) => !before.split(",").includes(id))) beep();
   document.getElementById("empty").hidden = tiles.size > 0;
+}
+
+function drawMini(tile) {
+  const box = tile.querySelector(".mini-road");
+  const cells = JSON.parse(box.dataset.cells || "[]");
+  Board.drawRoad(box, Board.bigItems(cells), Math.max(6, Math.floor(box.clientHeight / 6)));
+}
+
+// Every tile on the screen: the columns and rows that give the largest tiles, the sizes scaled to them.
+function layout() {
+  const box = document.getElementById("tables");
+  const n = tiles.size;
+  if (!n) return;
+  const gap = 10, W = box.clientWidth || window.innerWidth, H = box.clientHeight || window.innerHeight - 50;
+  let best = null;
+  for (let cols = 1; cols <= n; cols++) {
+    const rows = Math.ceil(n / cols);
+    const w = (W - gap * (cols + 1)) / cols, h = (H - gap * (rows + 1)) / rows;
+    const scale = Math.min(w / 360, h / 236);
+    if (!best || scale > best.scale) best = { cols, h, scale };
+  }
+  box.style.setProperty("--cols", best.cols);
+  box.style.setProperty("--tile-h", `${Math.floor(best.h)}px`);
+  box.style.setProperty("--s", Math.max(0.7, Math.min(2.4, best.scale)).toFixed(3));
+  for (const tile of tiles.values()) drawMini(tile);
+}
+
+async function writeJson(path, body) {
+  const response = await fetch(path, { method: "POST", headers: { ...headers, "Content-Type": "application/json" },
+    body: JSON.stringify(body) });
+  return [response.status, await response.json().catch(() => ({}))];
+}
+
+async function closeTable(name) {
+  const state = await (await fetch(`api/tables/${encodeURIComponent(name)}`, { headers })).json();
+  if (state.error) { window.alert(state.error); return; }
+  if (!window.confirm(`Close table ${name}? Its history is kept; a new shoe opens it again.`)) return;
+  const [status, answer] = await writeJson(`api/tables/${encodeURIComponent(name)}/events`, { type: "close", after: state.event });
+  if (status !== 200) window.alert(answer.error || `refused (${status})`);
+}
+
+async function createForm() {
+  const dialog = document.getElementById("create");
+  const rules = await (await fetch("api/rules", { headers })).json();
+  const select = document.getElementById("create-rules");
+  if (!select.options.length) {
+    for (const r of rules.rules || []) {
+      const option = el("option", r.name);
+      option.value = r.name;
+      select.append(option);
+    }
+    select.value = "catalog";
+    countsOf();
+  }
+  dialog.showModal();
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  const form = new FormData(document.getElementById("create-form"));
+  const spec = { name: form.get("name"), rules: form.get("rules"), decks: Number(form.get("decks")), cut: Number(form.get("cut")),
+    burn: form.get("burn") };
+  if (form.get("count")) spec.count = form.get("count");
+  const [status, answer] = await writeJson("api/tables", spec);
+  const note = document.getElementById("create-message");
+  if (status === 201) { note.hidden = true; document.getElementById("create").close(); return; }
+  note.hidden = false;
+  note.textContent = answer.error || `refused (${status})`;
+}
+
+async function countsOf() {
+  const rules = document.getElementById("create-rules").value;
+  const select = document.getElementById("create-count");
+  select.replaceChildren(el("option", "none"));
+  select.firstElementChild.value = "";
+  const answer = await (await fetch("api/now", { method: "POST", headers: { ...headers, "Content-Type": "application/json" },
+    body: JSON.stringify({ rules, decks: 1, card_level: false }) })).json().catch(() => ({}));
+  for (const name of answer.count_systems || []) {
+    const option = el("option", name);
+    option.value = name;
+    select.append(option);
+  }
 }
 
 function markStale() {
@@ -87,6 +199,13 @@ function markStale() {
 }
 
 function overview() {
+  if (WALL) document.body.classList.add("wall");
+  document.getElementById("new-table").addEventListener("click", createForm);
+  document.getElementById("create-first").addEventListener("click", createForm);
+  document.getElementById("create-form").addEventListener("submit", createTable);
+  document.getElementById("create-cancel").addEventListener("click", () => document.getElementById("create").close());
+  document.getElementById("create-rules").addEventListener("change", countsOf);
+  window.addEventListener("resize", layout);
   const source = new EventSource(withToken("api/pit/stream"));
   source.addEventListener("table", (message) => { connection(""); showTile(JSON.parse(message.data)); });
   source.addEventListener("tables", (message) => {
@@ -118,11 +237,20 @@ function countText(count) {
   return count ? `count ${count.system}: running ${count.running >= 0 ? "+" : ""}${count.running}, true ${count.true_shown}` : "";
 }
 
+const BOARD = document.body.classList.contains("board"); // the read-only board over the table
+
 function show(state) {
   table = state;
   document.getElementById("title").textContent = `Table ${state.name}`;
   document.getElementById("left").textContent = state.cards_left ?? "-";
   document.getElementById("last").textContent = lastText(state.last);
+  showBoard(state);
+  if (BOARD) {
+    document.getElementById("shoe-line").textContent = `${state.rules}, ${state.decks} deck${state.decks === 1 ? "" : "s"} · ` +
+      `shoe ${state.shoe} · coup ${state.coups}` + (state.over ? " · shoe over" : state.cut_out ? " · cut card out" : "");
+    showPositive(state);
+    return;
+  }
   document.getElementById("no-shoe").hidden = state.shoe > 0;
   const count = document.getElementById("count");
   count.hidden = !state.table_count;
@@ -144,11 +272,79 @@ function show(state) {
   }));
 }
 
-// The table after a kept event, from the event's message (its figures as kept) and the table before.
+// The table after a kept event, from the event's message (its figures as kept, or in brief) and the table before.
 function after(state, kept) {
   const f = kept.figures;
   return { ...state, event: kept.event, at: kept.at, shoe: f.shoe ?? 0, cards_left: f.cards_left ?? null, coups: f.coups ?? 0,
-    cut_out: !!f.cut, over: !!f.over, last: f.last || null, positive: f.positive || [], bets: f.bets || [], table_count: f.table_count || null };
+    cut_out: !!f.cut, over: !!f.over, last: f.last || null, positive: f.positive || [], bets: f.bets || [],
+    positive_ev: f.positive_ev, table_count: f.table_count || null, board: f.board || null };
+}
+
+const EMPTY_BOARD = { tallies: { banker: 0, player: 0, tie: 0, player_pair: 0, banker_pair: 0, natural: 0 }, bead_plate: [],
+  big_road: [], big_eye_boy: [], small_road: [], cockroach_pig: [], ask: { banker: {}, player: {} } };
+const TALLIES = [["banker", "Banker"], ["player", "Player"], ["tie", "Tie"], ["player_pair", "P pair"],
+  ["banker_pair", "B pair"], ["natural", "Naturals"]];
+const ROADS = ["big_eye_boy", "small_road", "cockroach_pig"];
+
+// The scoreboard, the tallies, the ask marks, the penetration and the count, where the page has them.
+function showBoard(state) {
+  const bead = document.getElementById("bead");
+  if (!bead) return;
+  const board = state.board || EMPTY_BOARD;
+  Board.drawRoad(bead, Board.beadItems(board.bead_plate));
+  Board.drawRoad(document.getElementById("big"), Board.bigItems(board.big_road));
+  for (const name of ROADS) Board.drawRoad(document.getElementById(name), Board.derivedItems(name, board[name]));
+  document.getElementById("tallies").replaceChildren(...TALLIES.map(([key, label]) => {
+    const item = el("div", undefined, key);
+    item.append(el("dt", label), el("dd", String(board.tallies[key])));
+    return item;
+  }));
+  const size = Math.max(24, Math.round((bead.clientHeight / 6) * 0.7));
+  for (const side of ["banker", "player"]) {
+    document.getElementById(`ask-${side}`).replaceChildren(...ROADS.map((name) => Board.askMark(name, (board.ask[side] || {})[name], size)));
+  }
+  const dealt = document.getElementById("dealt");
+  if (dealt) {
+    const total = state.decks * 52;
+    const left = state.cards_left ?? total;
+    dealt.style.width = `${(100 * (total - left)) / total}%`;
+    document.getElementById("cut-mark").style.left = `calc(${(100 * (total - state.cut)) / total}% - 2px)`;
+    document.getElementById("count").hidden = !state.table_count;
+    document.getElementById("count").textContent = countText(state.table_count);
+  }
+}
+
+// The positive bets with their EV, best first: in brief (positive_ev) or from every bet's figures.
+function showPositive(state) {
+  const shown = state.positive_ev || state.positive.map((id) => {
+    const bet = state.bets.find((b) => b.bet === id);
+    return { bet: id, name: bet ? bet.name : id, ev_shown: bet ? percentOf(bet.ev) : "" };
+  });
+  const list = document.getElementById("positive");
+  list.replaceChildren(...shown.map((p) => {
+    const item = el("li");
+    item.title = `${p.name} ${p.ev_shown}`;
+    item.append(el("span", p.name), el("span", p.ev_shown));
+    return item;
+  }));
+  // as many as the board has room for, best first; the rest counted
+  const room = list.getBoundingClientRect().top;
+  let kept = shown.length;
+  while (kept > 1 && list.lastElementChild.getBoundingClientRect().bottom > window.innerHeight - 8) {
+    list.lastElementChild.remove();
+    kept -= 1;
+  }
+  if (kept < shown.length) {
+    list.lastElementChild.remove();
+    list.append(el("li", `and ${shown.length - kept + 1} more positive`, "more"));
+  }
+  document.getElementById("none").hidden = shown.length > 0 || room < 0;
+}
+
+function sinceText(at) {
+  const seconds = Math.max(0, Math.round((Date.now() - Date.parse(at)) / 1000));
+  if (Number.isNaN(seconds)) return "";
+  return `last event ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")} ago`;
 }
 
 function percentOf(exact) {
@@ -223,7 +419,8 @@ async function deal(type) {
 function follow() {
   if (stream) stream.close();
   const since = table ? table.event : 0;
-  stream = new EventSource(withToken(`../api/tables/${encodeURIComponent(name())}/events?after=${since}&stream=1&figures=full`));
+  stream = new EventSource(withToken(`../api/tables/${encodeURIComponent(name())}/events?after=${since}&stream=1` +
+    (BOARD ? "" : "&figures=full")));
   let wasDown = false;
   for (const type of ["shoe", "burn", "coup", "correction", "void", "cut"]) {
     stream.addEventListener(type, (e) => {
@@ -272,7 +469,14 @@ async function load() {
   }
 }
 
+function boardPage() {
+  setInterval(() => { if (table && table.at) document.getElementById("since").textContent = sinceText(table.at); }, 1000);
+  window.addEventListener("resize", () => { if (table) showBoard(table); });
+  load();
+}
+
 function clerk() {
+  window.addEventListener("resize", () => { if (table) showBoard(table); });
   document.getElementById("back").href = withToken("../pit");
   document.getElementById("coup-form").addEventListener("submit", (e) => { e.preventDefault(); deal("coup"); });
   document.getElementById("correct").addEventListener("click", () => deal("correction"));
@@ -296,4 +500,5 @@ function clerk() {
 }
 
 if (document.body.classList.contains("pit")) overview();
+else if (BOARD) boardPage();
 else clerk();
