@@ -409,3 +409,23 @@ def test_two_servers_on_one_postgresql_share_screens_and_refuse_a_stale_writer(p
     finally:
         stop(one)
         stop(two)
+
+
+# -- a table closed, and opened again -----------------------------------------------------------
+
+def test_a_closed_table_takes_no_coup_nor_wager_until_a_new_shoe(client):
+    after = dealt_table(client, coups=COUPS[:1])
+    status, answer = post(client, "/api/tables/t/events", {"type": "close", "after": after})
+    assert status == 200 and answer["table"]["closed"] and answer["table"]["over"]
+    status, answer = post(client, "/api/tables/t/events", {"type": "coup", "cards": COUPS[1], "after": after + 1})
+    assert status == 400 and answer["error"] == "the table is closed: a new shoe opens it again (got a coup)"
+    wager = {"player": "ann", "bet": "banker", "amount": "10", "seat": "1"}
+    status, answer = post(client, "/api/tables/t/wagers", {"after": after + 1, "wagers": [wager]})
+    assert status == 400 and "no coup coming" in answer["error"]
+    assert post(client, "/api/tables/t/events", {"type": "close", "after": after + 1})[0] == 400  # once
+    status, answer = post(client, "/api/tables/t/events", {"type": "shoe", "after": after + 1})
+    assert status == 200 and not answer["table"]["closed"] and answer["table"]["shoe"] == 2
+    # closed before its first shoe
+    assert post(client, "/api/tables", {"name": "u"})[0] == 201
+    assert post(client, "/api/tables/u/events", {"type": "close", "after": 0})[0] == 200
+    assert post(client, "/api/tables/u/events", {"type": "close", "after": 1})[1]["error"].startswith("the table is closed")

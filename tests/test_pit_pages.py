@@ -286,3 +286,128 @@ def test_a_coup_refused_as_stale_is_set_aside_not_resent(browser, server):  # no
     page.wait_for_function("document.getElementById('refused').hidden")
     assert call(server, "GET", "/api/tables/clerk-3")[1]["event"] == after + 2
     page.close()
+
+
+# -- the screens a casino hangs: the board, the overview of a 20-table pit ------------------------------
+
+def deal_real_shoe(port, name, seed, coups):
+    """``coups`` coups of a shuffled 8-deck shoe (its burn first) dealt to table ``name``."""
+    import random
+
+    from analyzer.cards import RANKS, VALUES
+    from analyzer.replay import cards_taken
+    from analyzer.tableau import PUNTO_BANCO
+
+    rng = random.Random(seed)
+    cards = [r + s for r in "A23456789TJQK" for s in "shdc"] * 8
+    rng.shuffle(cards)
+    after = call(port, "GET", f"/api/tables/{name}")[1]["event"]
+    after = call(port, "POST", f"/api/tables/{name}/events", {"type": "shoe", "after": after})[1]["event"]
+    burn = VALUES[RANKS.index(cards[0][0])] or 10
+    after = call(port, "POST", f"/api/tables/{name}/events", {"type": "burn", "cards": [cards[0]], "face_down": burn,
+                                                              "after": after})[1]["event"]
+    at = 1 + burn
+    for _ in range(coups):
+        taken = cards_taken([VALUES[RANKS.index(c[0])] for c in cards[at:at + 6]], PUNTO_BANCO)
+        status, answer = call(port, "POST", f"/api/tables/{name}/events", {"type": "coup", "cards": cards[at:at + taken],
+                                                                           "after": after})
+        assert status == 200, answer
+        after, at = answer["event"], at + taken
+    return after
+
+
+FITS = """() => {
+  const out = { overflow: [], small: [], width: innerWidth, height: innerHeight,
+    scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight] };
+  for (const node of document.querySelectorAll("body *")) {
+    const r = node.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(node).visibility === "hidden") continue;
+    if (node.closest("dialog")) continue;
+    if (r.right > innerWidth + 1 || r.bottom > innerHeight + 1) out.overflow.push(node.tagName + "." + node.className + " " + (node.textContent || "").slice(0, 30));
+    const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+    if ((own || node.tagName === "text") && parseFloat(getComputedStyle(node).fontSize) < 20 && !node.closest("svg"))
+      out.small.push(node.tagName + "." + node.className + " " + node.textContent.trim().slice(0, 30) + " " + getComputedStyle(node).fontSize);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (3840, 2160)])
+def test_the_board_over_a_table_reads_from_across_the_room(browser, server, tmp_path, width, height):  # noqa: F811
+    name = f"board-{width}"
+    assert call(server, "POST", "/api/tables", {"name": name, "rules": "catalog", "count": "dragon_7_jacobson"})[0] == 201
+    deal_real_shoe(server, name, 0, 60)
+    state = call(server, "GET", f"/api/tables/{name}")[1]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(15_000)
+    page.goto(f"http://127.0.0.1:{server}/board/{name}")
+    page.wait_for_function(f"document.getElementById('left').textContent === '{state['cards_left']}'")
+    page.wait_for_timeout(300)
+    fits = page.evaluate(FITS)
+    assert fits["scroll"] == [width, height], fits  # nothing scrolls on a wall screen
+    assert not fits["overflow"] and not fits["small"], fits  # nothing clipped; nothing below 20 px
+    for selector in ("#left", ".tallies dd", "#last", "#count", ".positive li"):
+        assert size_of(page, selector) >= 28, selector  # the figures a manager reads
+    # every coup on the bead plate, every big-road cell drawn, the tallies as the roads count them
+    assert page.locator("#bead svg > g[transform]").count() == 60
+    columns = page.evaluate("(() => { const b = document.getElementById('big'); return Math.floor(b.clientWidth / Math.floor(b.clientHeight / 6)); })()")
+    last = max(c for _, c, _, _ in state["board"]["big_road"])
+    shown = [cell for cell in state["board"]["big_road"] if cell[1] > last - columns]  # a long big road: its last columns
+    assert page.locator("#big svg > g[transform]").count() == len(shown) > 0
+    assert [int(x) for x in page.locator(".tallies dd").all_inner_texts()] == \
+        [state["board"]["tallies"][k] for k in ("banker", "player", "tie", "player_pair", "banker_pair", "natural")]
+    assert page.locator("#ask-banker svg").count() == 3 and page.locator("#ask-player svg").count() == 3
+    page.screenshot(path=str(tmp_path / f"board-{width}.png"))
+    page.close()
+
+
+def test_a_twenty_table_pit_fits_one_screen_in_natural_order(browser, tmp_path):  # noqa: F811
+    port, db = free_port(), f"sqlite:///{tmp_path / 'pit.sqlite'}"
+    process = start(port, db)
+    try:
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.set_default_timeout(15_000)
+        page.goto(f"http://127.0.0.1:{port}/pit")
+        page.wait_for_selector("#empty:not([hidden])")  # the empty pit says so, and offers to create a table
+        page.click("#create-first")
+        page.fill("#create-form input[name=name]", "bac-1")
+        page.click("#create-form button[type=submit]")
+        page.wait_for_selector("article.tile >> text=bac-1")
+        for i in range(2, 21):
+            assert call(port, "POST", "/api/tables", {"name": f"bac-{i}", "rules": "catalog"})[0] == 201
+        for i in (1, 2, 10, 20):
+            deal_real_shoe(port, f"bac-{i}", i, 30 + i)
+        page.wait_for_function("document.querySelectorAll('article.tile').length === 20")
+        page.wait_for_timeout(500)
+        names = page.locator("article.tile h2").all_inner_texts()
+        assert names == [f"bac-{i}" for i in range(1, 21)]  # bac-2 before bac-10
+        for wall in (False, True):
+            if wall:
+                page.goto(f"http://127.0.0.1:{port}/pit?wall")
+                page.wait_for_function("document.querySelectorAll('article.tile').length === 20")
+                page.wait_for_timeout(500)
+                assert not page.locator("#new-table").is_visible() and not page.locator("article.tile .close").first.is_visible()
+            fits = page.evaluate(FITS)
+            assert fits["scroll"] == [1920, 1080] and not fits["overflow"] and not fits["small"], fits
+            overflowing = page.evaluate("""[...document.querySelectorAll('article.tile *')].filter((n) => {
+                const t = n.closest('article').getBoundingClientRect(), r = n.getBoundingClientRect();
+                return r.width && (r.right > t.right + 1 || r.bottom > t.bottom + 1 || r.left < t.left - 1);
+              }).map((n) => n.className + ' ' + n.textContent.slice(0, 20))""")
+            assert not overflowing, overflowing  # nothing runs out of its tile
+            page.screenshot(path=str(tmp_path / f"pit-wall-{wall}.png"))
+        # a tile shows the big road's last columns and the tallies beside the cards left
+        state = call(port, "GET", "/api/tables/bac-20")[1]
+        tile = page.locator("article.tile").filter(has_text="bac-20")
+        assert tile.locator(".tally .b").inner_text() == f"B {state['board']['tallies']['banker']}"
+        assert tile.locator(".mini-road svg > g[transform]").count() > 0
+        # a table closed from the overview leaves it
+        page.goto(f"http://127.0.0.1:{port}/pit")
+        page.wait_for_function("document.querySelectorAll('article.tile').length === 20")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.locator("article.tile").filter(has_text="bac-7").locator(".close").click()
+        page.wait_for_function("document.querySelectorAll('article.tile').length === 19")
+        assert call(port, "GET", "/api/tables/bac-7")[1]["closed"]
+        page.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)

@@ -260,3 +260,70 @@ def test_the_json_of_a_shoe_is_as_the_issue_gives_it():
 def test_shoes_of_one_or_two_coups(n):
     results = ["P", "B"][:n]
     assert ours(results) == expected(results)
+
+
+# -- baccarat roads ----------------------------------------------------------------------------------
+
+def run(*args):
+    from click.testing import CliRunner
+
+    from analyzer.cli import cli
+
+    return CliRunner().invoke(cli, ["roads", *args])
+
+
+def test_the_command_draws_and_gives_json_equal_to_the_library(tmp_path):
+    from analyzer.replay import parse_coups
+
+    text = open("examples/roads_coups.txt").read()
+    result = run("examples/roads_coups.txt", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    shoe = parse_coups(text, "f")[0]
+    assert data["shoes"][0] == json.loads(json.dumps({"shoe": "1", **shoe_roads([c.cards for c in shoe.coups], PUNTO_BANCO)}))
+    drawn = run("examples/roads_coups.txt")
+    assert drawn.exit_code == 0 and drawn.output.startswith("Shoe 1: 24 coups; Banker 11, Player 11, Tie 2;")
+    assert "\x1b[" not in drawn.output and not any(line != line.rstrip() for line in drawn.output.splitlines())
+    # several shoes: one board each
+    two = tmp_path / "two.txt"
+    two.write_text("8c 3c 7h 5c\nshoe 2\n9s Kd Kh 4c\n")
+    assert [s["shoe"] for s in json.loads(run(str(two), "--format", "json").output)["shoes"]] == ["1", "2"]
+
+
+@pytest.mark.parametrize("args, says", [
+    ([], "Error: give COUPS (a file of coups) or --table"),
+    (["nope.txt"], "Error: "),
+    (["BAD", "--table", "t"], "Error: give COUPS (a file of coups) or --table"),
+    (["GOOD", "--shoe-number", "2"], "Error: --shoe-number goes with --table"),
+    (["ILLEGAL"], "Error: ILLEGAL, line 1: the tableau deals 5 cards here, not 4"),
+    (["EMPTY"], "Error: no coup to draw the roads of"),
+])
+def test_bad_input_is_one_line(tmp_path, args, says):
+    files = {"GOOD": "8c 3c 7h 5c\n", "ILLEGAL": "9h Kd 3c Ts\n", "EMPTY": "# nothing\n", "BAD": "x\n"}
+    paths = []
+    for a in args:
+        if a in files:
+            (tmp_path / a).write_text(files[a])
+            paths.append(str(tmp_path / a))
+        else:
+            paths.append(a)
+    result = run(*paths)
+    output = result.output.replace(str(tmp_path) + "/", "")
+    assert result.exit_code != 0 and output.startswith(says) and len(output.strip().splitlines()) == 1, output
+
+
+def test_a_kept_shoe_by_its_table(tmp_path):
+    from analyzer.pit import record, table_spec
+    from analyzer.store import Store
+
+    url = f"sqlite:///{tmp_path / 'pit.sqlite'}"
+    store = Store(url)
+    store.create_table(table_spec({"name": "bac-1", "rules": "standard", "burn": "none"}))
+    record(store, "bac-1", {"type": "shoe", "after": 0})
+    record(store, "bac-1", {"type": "coup", "cards": ["8c", "3c", "7h", "5c"], "after": 1})
+    record(store, "bac-1", {"type": "coup", "cards": ["9s", "Kd", "Kh", "4c"], "after": 2})
+    record(store, "bac-1", {"type": "void", "after": 3})
+    store.close()
+    data = json.loads(run("--table", "bac-1", "--db", url, "--format", "json").output)
+    assert [b["result"] for b in data["shoes"][0]["bead_plate"]] == ["B"]  # the voided coup struck out
+    assert run("--table", "bac-1", "--db", url, "--rules", "ez").output.startswith("Error: a kept shoe is drawn by its")

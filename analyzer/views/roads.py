@@ -62,5 +62,5 @@ def drawn(cells: list[dict], width: int, style, colours) -> list[str]:
     columns = max(c["col"] for c in cells) + 1
     grid = [[".".ljust(width)] * columns for _ in range(scoreboard.ROWS)]
     for c in cells:
-        grid[c["row"]][c["col"]] = style(c["text"].ljust(width), colours[c["colour"]])
+        grid[c["row"]][c["col"]] = style(c["text"], colours[c["colour"]]) + " " * (width - len(c["text"]))
     return ["".join(row).rstrip() for row in grid]
