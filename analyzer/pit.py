@@ -399,7 +399,7 @@ def place(store, name: str, data) -> dict:
     event), in one transaction: returns the shoe, the coup, the wagers' ids and their EVs. Stale
     (store.py), nothing kept, if the table has moved on; a BaccaratError naming the wager, nothing
     kept, if one is not a wager the table can take."""
-    from .protect import amount_text, wager_of
+    from .wagers import amount_text, wager_of
     from .store import Stale
 
     if not isinstance(data, dict) or type(data.get("after")) is not int or data["after"] < 0:
