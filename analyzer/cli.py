@@ -636,10 +636,12 @@ def history(table, shoe_number, db, fmt, exact):
               help="The shoe of --table (default: its last).")
 @db_option
 @click.option("--rules", metavar="NAME|FILE", help="Rule set whose tableau dealt COUPS (default standard).")
+@click.option("--decks", type=click.IntRange(1, 24), metavar="N", help="The decks each shoe of COUPS started with "
+              "(default 8): a card dealt more often than they hold is refused, by its line.")
 @click.option("--format", "fmt", default="board", show_default=True, type=click.Choice(["board", "json"]),
               help="board: the roads drawn in the terminal (coloured where it allows); json: every shoe's roads as data.")
 @domain_errors
-def roads(coups, table, shoe_number, db, rules, fmt):
+def roads(coups, table, shoe_number, db, rules, decks, fmt):
     """The scoreboard of each shoe: bead plate, big road, big eye boy, small road, cockroach pig,
     the tallies and the Banker and Player ask.
 
@@ -650,16 +652,20 @@ def roads(coups, table, shoe_number, db, rules, fmt):
     if (coups is None) == (table is None):
         raise click.ClickException("give COUPS (a file of coups) or --table (a shoe kept in the database), one of them")
     if table is not None:
-        if rules is not None:
-            raise click.ClickException("a kept shoe is drawn by its table's own rules: leave out --rules")
+        if rules is not None or decks is not None:
+            raise click.ClickException(f"a kept shoe is drawn by its table's own rules and decks: leave out "
+                                       f"{'--rules' if rules is not None else '--decks'}")
         tableau, shoes = views.pit.kept_shoes(tables_kept.Store(db, create=False), table, shoe_number)
     else:
         if shoe_number is not None or db is not None:
             raise click.ClickException(f"{'--shoe-number' if shoe_number is not None else '--db'} goes with --table")
         shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
         tableau = rulefile.get_rules(rules or "standard").tableau
-        for coup in (coup for shoe in shoes for coup in shoe.coups):  # a coup the tableau could not deal: by its line
-            replays.check_dealt(coup.cards, tableau, f"{coups}, line {coup.line}")
+        try:  # each coup as replay checks it: one the tableau could not deal, or a card not left, by its line
+            for _ in replays.steps(cards.Shoe.decks(decks or 8), shoes, tableau):
+                pass
+        except errors.BaccaratError as error:
+            raise click.ClickException(f"{coups}, {error}" if str(error).startswith("line ") else f"{coups}: {error}")
     data = views.roads.shoes_roads(tableau, shoes)
     if fmt == "json":
         click.echo(rendering.to_json_text(data))
@@ -1195,7 +1201,7 @@ def serve(host, port, rate, token, workers, time_limit, memory, write_token, all
         if given is not None and not re.fullmatch(r"[A-Za-z0-9_-]{8,128}", given):
             raise click.ClickException(f"{flag}: 8 to 128 letters, digits, - or _ (it goes into the page's address)")
     for name in allowed_hosts:
-        if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})|\[?[0-9A-Fa-f:.]{2,45}\]?", name):
+        if not (re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]{0,252}", name) or web.app.is_address(name.strip("[]"))):
             raise click.ClickException(f"--allowed-host: a host name or address, such as pit.casino.example (got {name[:60]!r})")
     if token is None and host not in LOCAL_HOSTS:
         token = secrets.token_urlsafe(18)

@@ -362,7 +362,8 @@ def record(store, name: str, data) -> dict:
     event = event_of(data)
     row = store.table(name)
     if data["after"] > row["event"]:
-        raise Stale(f"table {name!r} is at event {row['event']}: no event {data['after']} has been kept there yet (read the "
+        ahead = str(data["after"]) if data["after"] < 10**15 else f"{str(data['after'])[:15]}..."
+        raise Stale(f"table {name!r} is at event {row['event']}: no event {ahead} has been kept there yet (read the "
                     "table again, and send its last event)", row["event"])
     if data["after"] != row["event"]:
         raise Stale(f"table {name!r} is at event {row['event']}, not {data['after']}: another writer came first", row["event"])
@@ -373,7 +374,7 @@ def record(store, name: str, data) -> dict:
     if len(kept) >= MAX_SHOE_EVENTS and event.type != "shoe":
         raise BaccaratError(f"a shoe holds at most {MAX_SHOE_EVENTS:,} events: a new shoe comes next")
     state = fold_shoe(shoe, [event_of(body) for body in kept], start, rules.tableau, spec.burn)
-    if event.type == "void":  # kept with the coup it strikes out, whichever was meant
+    if event.type == "void" and not state.closed:  # kept with the coup it strikes out, whichever was meant
         event = replace(event, coup=voided(state, event))
     state = apply(state, event, start, rules.tableau, spec.burn)
     after = to_json(figures(state, start, rules, spec))

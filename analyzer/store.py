@@ -298,15 +298,17 @@ class Store:
                 "figures": json.loads(row.figures) if row.figures else None, "at": row.at}
 
     def shoe_rows(self, name: str) -> list[dict]:
-        """A table's shoes: number, first and last event, coups, corrections, whether the cut card
-        came out, first and last time, and the cards left after the last event."""
+        """A table's shoes: number, first and last event, coups (those that stand: a void strikes
+        one out), voids, corrections, whether the cut card came out, first and last time, and the
+        cards left after the last event."""
         from sqlalchemy import case, func, select
 
         table_id = self.table_id(name)
         e = self.events
         counted = lambda kind: func.sum(case((e.c.type == kind, 1), else_=0))  # noqa: E731
         query = (select(e.c.shoe, func.min(e.c.number).label("first"), func.max(e.c.number).label("last"),
-                        counted("coup").label("coups"), counted("correction").label("corrections"),
+                        (counted("coup") - counted("void")).label("coups"), counted("void").label("voids"),
+                        counted("correction").label("corrections"),
                         counted("cut").label("cuts"), func.min(e.c.at).label("since"), func.max(e.c.at).label("until"))
                  .where(e.c.table_id == table_id, e.c.shoe > 0).group_by(e.c.shoe).order_by(e.c.shoe))
         with self.engine.connect() as connection:

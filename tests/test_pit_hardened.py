@@ -429,3 +429,35 @@ def test_a_closed_table_takes_no_coup_nor_wager_until_a_new_shoe(client):
     assert post(client, "/api/tables", {"name": "u"})[0] == 201
     assert post(client, "/api/tables/u/events", {"type": "close", "after": 0})[0] == 200
     assert post(client, "/api/tables/u/events", {"type": "close", "after": 1})[1]["error"].startswith("the table is closed")
+
+
+# -- what the review found ----------------------------------------------------------------------
+
+def test_an_allowed_host_in_brackets_and_a_name_with_a_port():
+    from click.testing import CliRunner
+
+    from analyzer.cli import cli
+
+    assert Hosts.serving("127.0.0.1", ("[::2]",)).allows("[::2]:80")
+    result = CliRunner().invoke(cli, ["serve", "--allowed-host", "dead.beef:80"])
+    assert result.exit_code == 1 and result.output.startswith("Error: --allowed-host:")
+
+
+def test_a_void_on_a_closed_table_says_it_is_closed_and_a_missing_host_is_named(client):
+    after = dealt_table(client, coups=())
+    after = post(client, "/api/tables/t/events", {"type": "close", "after": after})[1]["event"]
+    status, answer = post(client, "/api/tables/t/events", {"type": "void", "after": after})
+    assert status == 400 and answer["error"].startswith("the table is closed")
+    from analyzer.web.app import refusal
+
+    assert refusal(None, "GET", None, None, None, Hosts.serving("127.0.0.1"))[1].startswith("a request names its Host")
+
+
+def test_the_shoes_count_the_coups_that_stand_and_a_shoe_all_voided_says_so(client):
+    after = dealt_table(client, coups=COUPS[:2])
+    for _ in range(2):
+        after = post(client, "/api/tables/t/events", {"type": "void", "after": after})[1]["event"]
+    shoes = client.get("/api/tables/t/shoes").get_json()["shoes"]
+    assert [(s["coups"], s["voids"]) for s in shoes] == [(0, 2)]
+    answer = client.get("/api/tables/t/shoes/1/replay").get_json()
+    assert answer["error"] == "table 't', shoe 1: no coup stands (2 voided)"

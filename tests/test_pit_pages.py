@@ -411,3 +411,32 @@ def test_a_twenty_table_pit_fits_one_screen_in_natural_order(browser, tmp_path):
     finally:
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
+
+
+def test_a_write_whose_answer_is_lost_is_never_kept_twice_and_a_close_is_heard(browser, server):  # noqa: F811
+    after = table(server, "clerk-4", decks=8)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.set_default_timeout(10_000)
+    page.goto(f"http://127.0.0.1:{server}/table/clerk-4")
+    page.wait_for_function("document.getElementById('left').textContent === '416'")
+
+    def lost(route):  # the coup reaches the server and is kept; its answer never reaches the page
+        route.fetch()
+        route.abort()
+
+    page.route("**/api/tables/clerk-4/events", lost)
+    page.fill("#cards", " ".join(SHOE[0]).upper())  # as a clerk may type it: the server keeps 8s Jd ...
+    page.press("#cards", "Enter")
+    # the stream shows the coup kept: the page says so and clears the input, so Enter cannot send it twice
+    page.wait_for_function("document.getElementById('message').textContent.includes('the answer was lost')")
+    assert page.input_value("#cards") == "" and page.locator("#unheard").is_hidden()
+    page.unroute("**/api/tables/clerk-4/events")
+    page.press("#cards", "Enter")
+    page.wait_for_function("document.getElementById('message').textContent.includes('enter the coup')")
+    kept = call(server, "GET", f"/api/tables/clerk-4/events?after={after}")[1]["events"]
+    assert [e["type"] for e in kept] == ["coup"]  # once
+    # a table closed elsewhere: the open page hears it and says so
+    call(server, "POST", "/api/tables/clerk-4/events", {"type": "close", "after": after + 1})
+    page.wait_for_function("document.getElementById('shoe-line').textContent.includes('table closed')")
+    assert "closed" in page.inner_text("#no-shoe")
+    page.close()

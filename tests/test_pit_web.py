@@ -66,7 +66,7 @@ def test_a_second_writer_gets_409_with_the_table_and_nothing_is_lost(client):
     ("/api/tables/t/events", {"type": "coup", "cards": ["9x", "Kd", "2h", "4c"], "after": 1}, 400, "unknown card '9x'"),
     ("/api/tables/t/events", {"type": "burn", "cards": [], "face_down": 0, "after": 1}, 400, "a burn turns up"),
     ("/api/tables/t/events", {"type": "coup", "cards": COUPS[0], "after": 7}, 409, "no event 7 has been kept there yet"),
-    ("/api/tables/t/events", {"type": "coup", "cards": COUPS[0], "after": 10**30}, 409, "no event 1000000000000000000000000000000"),
+    ("/api/tables/t/events", {"type": "coup", "cards": COUPS[0], "after": 10**30}, 409, "no event 100000000000000... has"),
     ("/api/tables/t/events", {"type": "coup", "cards": COUPS[0]}, 400, "'after'"),
     ("/api/tables/nope/events", {"type": "shoe", "after": 0}, 404, "no table 'nope'"),
     ("/api/tables", {"name": "t"}, 400, "already exists"),

@@ -297,9 +297,11 @@ def test_the_command_draws_and_gives_json_equal_to_the_library(tmp_path):
     (["GOOD", "--shoe-number", "2"], "Error: --shoe-number goes with --table"),
     (["ILLEGAL"], "Error: ILLEGAL, line 1: the tableau deals 5 cards here, not 4"),
     (["EMPTY"], "Error: no coup to draw the roads of"),
+    (["REPEATED", "--decks", "1"], "Error: REPEATED, line 2: "),  # a card dealt more often than one deck holds
 ])
 def test_bad_input_is_one_line(tmp_path, args, says):
-    files = {"GOOD": "8c 3c 7h 5c\n", "ILLEGAL": "9h Kd 3c Ts\n", "EMPTY": "# nothing\n", "BAD": "x\n"}
+    files = {"GOOD": "8c 3c 7h 5c\n", "ILLEGAL": "9h Kd 3c Ts\n", "EMPTY": "# nothing\n", "BAD": "x\n",
+             "REPEATED": "9c 8d 9h Kc\n9c 8d 9h Kc\n"}
     paths = []
     for a in args:
         if a in files:

@@ -152,7 +152,7 @@ def test_history_lists_tables_shoes_and_events(url):
     shoes = CliRunner().invoke(cli, ["history", "bac-7", "--db", url])
     assert "1-3" in shoes.output
     events = CliRunner().invoke(cli, ["history", "bac-7", "--shoe", "1", "--db", url, "--format", "csv"])
-    assert events.output.splitlines()[3].startswith("3,coup,8c 3c 7h 5c,404,")
+    assert events.output.splitlines()[3].startswith("3,coup,8c 3c 7h 5c,Banker 8-5,404,")  # who won, as a replay says
     missing = CliRunner().invoke(cli, ["history", "bac-9", "--db", url])
     assert missing.exit_code == 1 and missing.output == "Error: no table 'bac-9'\n"
 

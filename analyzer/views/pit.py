@@ -20,12 +20,22 @@ def positive_text(figures: dict | None) -> str:
     return ", ".join(f"{bet} {percent(ev[bet])}" if bet in ev else bet for bet in figures["positive"])
 
 
+def event_result(kept: dict) -> str:
+    """Who won the coup an event dealt (or corrected): 'Banker 8-5'; '' for other events."""
+    from .replay import result_text
+
+    last = (kept.get("figures") or {}).get("last")
+    if kept["type"] not in ("coup", "correction") or not last:
+        return ""
+    return result_text(last["winner"], last["player_total"], last["banker_total"])
+
+
 def cards_left(figures: dict | None):
     return None if not figures else figures.get("cards_left")
 
 
 def history(store, table: str | None = None, shoe: int | None = None) -> View:
-    """Every table (no ``table``), a table's shoes, or one shoe's events."""
+    """Every table (no ``table``), a table's shoes, or one shoe's events (a coup's with who won)."""
     if table is None:
         if shoe is not None:
             raise BaccaratError("{shoe_number} is one shoe of a table: name the table", names=("shoe_number",))
@@ -43,19 +53,30 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
         rows = [{"event": e["event"], "type": e["type"], "cards": " ".join(e["body"].get("cards", []))
                  + (f" +{e['body']['face_down']}" if e["body"].get("face_down") else "")
                  + (f"coup {e['body']['coup']}" if e["type"] == "void" and e["body"].get("coup") else ""),
+                 "result": event_result(e),
                  "left": cards_left(e["figures"]), "positive": positive_text(e["figures"]), "at": e["at"]} for e in events]
         return View(f"Table {table}, shoe {shoe}: {len(rows)} events", [
-            Column("event", "event", "count"), Column("type", "type"), Column("cards", "cards"),
+            Column("event", "event", "count"), Column("type", "type"), Column("cards", "cards"), Column("result", "result"),
             Column("left", "cards left after", "count"), Column("positive", "positive after (EV)"),
             Column("at", "kept at (UTC)")], rows, {"table": table, "shoe": shoe, "events": events})
-    rows = [{"shoe": s["shoe"], "events": f"{s['first']}-{s['last']}", "coups": s["coups"], "corrections": s["corrections"],
+    rows = [{"shoe": s["shoe"], "events": f"{s['first']}-{s['last']}", "coups": s["coups"], "voids": s["voids"],
+             "corrections": s["corrections"],
              "cut": "yes" if s["cuts"] else "no", "left": s["cards_left"], "from": s["since"], "to": s["until"]}
             for s in store.shoe_rows(table)]
     return View(f"Table {table}: {len(rows)} shoes", [
         Column("shoe", "shoe", "count"), Column("events", "events"), Column("coups", "coups", "count"),
+        Column("voids", "voided", "count"),
         Column("corrections", "corrections", "count"), Column("cut", "cut card"), Column("left", "cards left", "count"),
         Column("from", "from (UTC)"), Column("to", "to (UTC)")], rows,
         {"table": table, "shoes": [{k: row[k] for k in row} for row in rows]})
+
+
+def standing(dealt, table: str):
+    """A kept shoe, refused where no coup of it stands (none dealt yet, or every one voided)."""
+    if not dealt.coups:
+        voided = f" ({len(dealt.voided)} voided)" if dealt.voided else ""
+        raise BaccaratError(f"table {table!r}, shoe {dealt.name}: no coup stands{voided}")
+    return dealt
 
 
 def kept_shoes(store, table: str, shoe: int | None = None):
@@ -66,7 +87,7 @@ def kept_shoes(store, table: str, shoe: int | None = None):
     events = store.event_rows(table, shoe=shoe)
     if not shoe or not events:
         raise BaccaratError(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
-    return get_rules(spec["rules"]).tableau, [kept_shoe(events, shoe)]
+    return get_rules(spec["rules"]).tableau, [standing(kept_shoe(events, shoe), table)]
 
 
 def replay_kept(store, table: str, shoe: int | None = None) -> View:
@@ -77,6 +98,7 @@ def replay_kept(store, table: str, shoe: int | None = None) -> View:
     events = store.event_rows(table, shoe=shoe)
     if not shoe or not events:
         raise BaccaratError(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
-    view = replay(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), [kept_shoe(events, shoe)])
+    dealt = standing(kept_shoe(events, shoe), table)
+    view = replay(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), [dealt])
     view.title = f"Table {table}, shoe {shoe}. " + view.title
     return view

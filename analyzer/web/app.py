@@ -255,7 +255,7 @@ class Hosts:
     """
 
     def __init__(self, names, any_address: bool = False):
-        self.names, self.any_address = frozenset(n.lower().rstrip(".") for n in names), any_address
+        self.names, self.any_address = frozenset(n.lower().strip("[]").rstrip(".") for n in names), any_address
 
     @classmethod
     def serving(cls, listen: str, allowed=()) -> Hosts:
@@ -322,8 +322,8 @@ def refusal(host, method, origin, referer, mimetype, hosts: Hosts) -> tuple[int,
     True
     """
     if not hosts.allows(host):
-        return 421, (f"this server does not answer to the host {str(host)[:60]!r}: open it by the address it printed "
-                     "(or start it with --allowed-host NAME)")
+        return 421, (("a request names its Host" if host is None else f"this server does not answer to the host {host[:60]!r}")
+                     + ": open it by the address it printed (or start it with --allowed-host NAME)")
     if method not in WRITES:
         return None
     source = origin if origin is not None else referer

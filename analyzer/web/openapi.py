@@ -148,7 +148,8 @@ WAGERS_REQUEST = obj({"after": {"type": "integer", "minimum": 0, "description": 
                       "wagers": {"type": "array", "items": WAGER, "minItems": 1, "maxItems": 200}},
                      required=["after", "wagers"])
 SHOE_ROW = obj({"shoe": {"type": "integer"}, "first": {"type": "integer"}, "last": {"type": "integer"},
-                "coups": {"type": "integer"}, "corrections": {"type": "integer"}, "cuts": {"type": "integer"},
+                "coups": {"type": "integer", "description": "the coups that stand (a void strikes one out)"},
+                "voids": {"type": "integer"}, "corrections": {"type": "integer"}, "cuts": {"type": "integer"},
                 "since": TEXT, "until": TEXT, "cards_left": {"type": ["integer", "null"]}})
 
 

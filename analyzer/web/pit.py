@@ -370,7 +370,7 @@ def table_brief(row: dict) -> dict:
     return state
 
 
-TILE_COLUMNS = 16  # the big road's last drawn columns a tile of the overview shows at most
+TILE_COLUMNS = 24  # the big road's last drawn columns a tile of the overview shows at most
 
 
 def board_tail(board: dict | None) -> dict | None:

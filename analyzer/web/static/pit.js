@@ -247,16 +247,20 @@ function show(state) {
   showBoard(state);
   if (BOARD) {
     document.getElementById("shoe-line").textContent = `${state.rules}, ${state.decks} deck${state.decks === 1 ? "" : "s"} · ` +
-      `shoe ${state.shoe} · coup ${state.coups}` + (state.over ? " · shoe over" : state.cut_out ? " · cut card out" : "");
+      `shoe ${state.shoe} · coup ${state.coups}` + (state.closed ? " · table closed" : state.over ? " · shoe over"
+        : state.cut_out ? " · cut card out" : "");
     showPositive(state);
     return;
   }
-  document.getElementById("no-shoe").hidden = state.shoe > 0;
+  const start = document.getElementById("no-shoe");
+  start.hidden = state.shoe > 0 && !state.closed;
+  start.textContent = state.closed ? "This table is closed: a new shoe opens it again (New shoe)."
+    : "No shoe in play: start a shoe (New shoe), then enter its burn and its coups.";
   const count = document.getElementById("count");
   count.hidden = !state.table_count;
   count.textContent = countText(state.table_count);
   document.getElementById("shoe-line").textContent = `${state.rules}, ${state.decks} deck${state.decks === 1 ? "" : "s"} · shoe ${state.shoe} · ` +
-    `coup ${state.coups} · event ${state.event}` + (state.over ? " · shoe over" : state.cut_out ? " · cut card out" : "");
+    `coup ${state.coups} · event ${state.event}` + (state.closed ? " · table closed" : state.over ? " · shoe over" : state.cut_out ? " · cut card out" : "");
   const positive = new Set(state.positive);
   const bets = [...state.bets].sort((a, b) => (positive.has(b.bet) - positive.has(a.bet)));
   document.getElementById("positive").replaceChildren(...state.positive.map((id) => {
@@ -277,7 +281,7 @@ function after(state, kept) {
   const f = kept.figures;
   return { ...state, event: kept.event, at: kept.at, shoe: f.shoe ?? 0, cards_left: f.cards_left ?? null, coups: f.coups ?? 0,
     cut_out: !!f.cut, over: !!f.over, last: f.last || null, positive: f.positive || [], bets: f.bets || [],
-    positive_ev: f.positive_ev, table_count: f.table_count || null, board: f.board || null };
+    positive_ev: f.positive_ev, table_count: f.table_count || null, board: f.board || null, closed: !!f.closed };
 }
 
 const EMPTY_BOARD = { tallies: { banker: 0, player: 0, tie: 0, player_pair: 0, banker_pair: 0, natural: 0 }, bead_plate: [],
@@ -366,34 +370,55 @@ function unheard(text) {
   node.textContent = text || "";
 }
 
-function setAside(cards) {
+let refusedType = "coup"; // what the coup set aside was sent as: a coup, or a correction of the last
+
+function setAside(cards, type = "coup") {
+  refusedType = type;
   document.getElementById("refused").hidden = !cards;
   document.getElementById("refused-cards").textContent = cards || "";
+  document.getElementById("resend").textContent = type === "correction" ? "Send it again as a correction of the last coup"
+    : "Send it again as the next coup";
+}
+
+// A write whose answer never came may have been kept: the event sent, and the table's event then.
+// When the stream shows it kept, the page says so and clears the input (it is never sent twice).
+let unanswered = null;
+const lately = []; // the events the stream brought lately: the answer may be lost after the event came
+
+// Cards as the server keeps them, whatever their case ("KD", "10h" are "Kd", "Th"), to compare.
+const keptCards = (cards) => (cards || []).map((c) => c.toLowerCase().replace(/^10/, "t")).join(" ");
+
+function sameEvent(sent, kept) {
+  return sent.type === kept.type && keptCards(sent.cards) === keptCards((kept.body || {}).cards);
 }
 
 // Send an event; true once kept. The answer's table is shown whatever it says.
 async function send(event) {
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), WRITE_MS);
+  const since = table ? table.event : 0;
   let response, data;
   try {
     response = await fetch(`../api/tables/${encodeURIComponent(name())}/events`, {
       method: "POST", headers: { ...headers, "Content-Type": "application/json" }, signal: stop.signal,
-      body: JSON.stringify({ ...event, after: table ? table.event : 0 }),
+      body: JSON.stringify({ ...event, after: since }),
     });
     data = await response.json().catch(() => ({}));
   } catch (error) {
-    unheard(`Not heard: the server did not answer (${error.name === "AbortError" ? "no answer in 10 s" : "network down"}). ` +
-      "Nothing was kept; the coup is still in the input: send it again when the server answers.");
+    notHeard(event, since, `Not heard: the server did not answer (${error.name === "AbortError" ? "no answer in 10 s"
+      : "network down"}). It may or may not have been kept: the page shows the table as soon as it hears it again, ` +
+      "and says so if it was; the coup stays in the input until then.");
     return false;
   } finally {
     clearTimeout(timer);
   }
   if (response.status >= 500) {
-    unheard(`Not heard: the server failed (${response.status}${data.error ? `: ${data.error}` : ""}). The coup is still in the input.`);
+    notHeard(event, since, `Not heard: the server failed (${response.status}${data.error ? `: ${data.error}` : ""}). ` +
+      "The coup is still in the input.");
     return false;
   }
   unheard("");
+  unanswered = null;
   if (response.status === 200) { show(data.table); message(`kept as event ${data.event}`, true); return true; }
   if (response.status === 409) {
     if (data.table) show(data.table);
@@ -412,8 +437,28 @@ async function deal(type) {
   if (!text) { message("enter the coup's cards first"); input.focus(); return; }
   const kept = await send({ type, cards: cardsOf(text) });
   if (kept === true) input.value = "";
-  if (kept === "stale") { setAside(text); input.value = ""; }
+  if (kept === "stale") { setAside(text, type); input.value = ""; }
   input.focus();
+}
+
+// A write not answered: say so, and remember it until the stream shows whether it was kept (it may have come already).
+function notHeard(event, since, text) {
+  unanswered = { event, after: since };
+  unheard(text);
+  const already = lately.find((kept) => kept.event > since && sameEvent(event, kept));
+  if (already) { lately.splice(lately.indexOf(already), 1); heard(already); }
+}
+
+// An event the stream shows: was it the write whose answer never came?
+function heard(kept) {
+  lately.push(kept);
+  if (lately.length > 50) lately.shift();
+  if (!unanswered || kept.event <= unanswered.after || !sameEvent(unanswered.event, kept)) return;
+  const input = document.getElementById("cards");
+  if (keptCards(unanswered.event.cards) === keptCards(cardsOf(input.value))) input.value = "";
+  unanswered = null;
+  unheard("");
+  message(`kept as event ${kept.event}: the answer was lost, the table shows it`, true);
 }
 
 function follow() {
@@ -422,10 +467,11 @@ function follow() {
   stream = new EventSource(withToken(`../api/tables/${encodeURIComponent(name())}/events?after=${since}&stream=1` +
     (BOARD ? "" : "&figures=full")));
   let wasDown = false;
-  for (const type of ["shoe", "burn", "coup", "correction", "void", "cut"]) {
+  for (const type of ["shoe", "burn", "coup", "correction", "void", "cut", "close"]) {
     stream.addEventListener(type, (e) => {
       const kept = JSON.parse(e.data);
       if (table && kept.event > table.event) show(after(table, kept));
+      if (!BOARD) heard(kept);
     });
   }
   stream.onopen = () => {
@@ -492,7 +538,7 @@ function clerk() {
     face_down: Number(document.getElementById("burn-down").value || 0) }));
   document.getElementById("resend").addEventListener("click", async () => {
     const text = document.getElementById("refused-cards").textContent;
-    const kept = await send({ type: "coup", cards: cardsOf(text) });
+    const kept = await send({ type: refusedType, cards: cardsOf(text) });
     if (kept === true) setAside("");
   });
   document.getElementById("drop").addEventListener("click", () => setAside(""));
