@@ -71,34 +71,32 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
         {"table": table, "shoes": [{k: row[k] for k in row} for row in rows]})
 
 
-def standing(dealt, table: str):
-    """A kept shoe, refused where no coup of it stands (none dealt yet, or every one voided)."""
+def kept(store, table: str, shoe: int | None = None):
+    """(the table's spec, the shoe as dealt) of a shoe kept at ``table`` (default: its last),
+    refused where it has no such shoe, or no coup of it stands (none dealt yet, or every one
+    voided)."""
+    row = store.table(table)
+    if shoe is None:
+        shoe = (row["figures"] or {}).get("shoe", 0)
+    events = store.event_rows(table, shoe=shoe)
+    if not shoe or not events:
+        raise BaccaratError(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
+    dealt = kept_shoe(events, shoe)
     if not dealt.coups:
         voided = f" ({len(dealt.voided)} voided)" if dealt.voided else ""
-        raise BaccaratError(f"table {table!r}, shoe {dealt.name}: no coup stands{voided}")
-    return dealt
+        raise BaccaratError(f"table {table!r}, shoe {shoe}: no coup stands{voided}")
+    return row["spec"], dealt
 
 
 def kept_shoes(store, table: str, shoe: int | None = None):
     """(tableau, [ShoeDealt]) of a shoe kept at ``table`` (default: its last), for its roads."""
-    spec = store.table(table)["spec"]
-    if shoe is None:
-        shoe = (store.table(table)["figures"] or {}).get("shoe", 0)
-    events = store.event_rows(table, shoe=shoe)
-    if not shoe or not events:
-        raise BaccaratError(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
-    return get_rules(spec["rules"]).tableau, [standing(kept_shoe(events, shoe), table)]
+    spec, dealt = kept(store, table, shoe)
+    return get_rules(spec["rules"]).tableau, [dealt]
 
 
 def replay_kept(store, table: str, shoe: int | None = None) -> View:
     """A shoe kept at ``table`` (default: its last) replayed by the table's own rules and decks."""
-    spec = store.table(table)["spec"]
-    if shoe is None:
-        shoe = (store.table(table)["figures"] or {}).get("shoe", 0)
-    events = store.event_rows(table, shoe=shoe)
-    if not shoe or not events:
-        raise BaccaratError(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
-    dealt = standing(kept_shoe(events, shoe), table)
+    spec, dealt = kept(store, table, shoe)
     view = replay(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), [dealt])
-    view.title = f"Table {table}, shoe {shoe}. " + view.title
+    view.title = f"Table {table}, shoe {dealt.name}. " + view.title
     return view
