@@ -20,7 +20,8 @@ class Recent:
 
     def __init__(self, cells: int, size):
         self.budget, self.size, self.values, self.lock = cells, size, OrderedDict(), threading.Lock()
-        self.held = 0  # the cells of the values kept: summed as they come and go, not at each put
+        self.sizes: dict = {}  # each value's cells when it was put: what it gives back when dropped
+        self.held = 0  # their sum, kept as values come and go (not summed again at each put)
 
     def get(self, key):
         with self.lock:
@@ -37,11 +38,21 @@ class Recent:
     def put(self, key, value):
         """Keep ``value`` (the newest, even alone over the budget) and return it."""
         with self.lock:
-            old = self.values.pop(key, None)
-            if old is not None:
-                self.held -= self.size(old)
+            if not self.values:  # emptied from outside (a test's clear): nothing is held
+                self.sizes.clear()
+                self.held = 0
+            self.values.pop(key, None)
+            self.held -= self.sizes.pop(key, 0)
             self.values[key] = value
-            self.held += self.size(value)
+            self.sizes[key] = self.size(value)
+            self.held += self.sizes[key]
             while len(self.values) > 1 and self.held > self.budget:
-                self.held -= self.size(self.values.popitem(last=False)[1])
+                self.held -= self.sizes.pop(self.values.popitem(last=False)[0], 0)
             return value
+
+    def clear(self):
+        """Forget every value."""
+        with self.lock:
+            self.values.clear()
+            self.sizes.clear()
+            self.held = 0

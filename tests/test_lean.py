@@ -41,9 +41,9 @@ lines = [ { label = "pair and win", when = { player_pair = true, winner = "playe
 def cache(tmp_path, monkeypatch):
     """An empty cache folder of this test's own, and nothing found in this process."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
     yield tmp_path / "baccarat"
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
 
 
 def shoe_of(cards):
@@ -111,17 +111,17 @@ def test_the_plan_is_kept_the_second_time_and_then_answers(cache):
     rules, shoe = get_rules("standard"), Shoe.decks(6).remove("9h", "Ks")
     assert lean.analyse(rules, shoe) is None  # first: marked only (a rule file asked once never compiles)
     assert [p.name[:5] for p in cache.iterdir()] == ["seen-"]
-    lean._KEPT.values.clear()  # a new process
+    lean._KEPT.clear()  # a new process
     assert figures(lean.analyse(rules, shoe)) == figures(enumerated(rules, shoe))  # second: compiled and kept
     assert len(list(cache.glob("lean-*.bin"))) == 1 and not list(cache.glob("seen-*"))  # the mark gone
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
     assert figures(lean.analyse(rules, Shoe.decks(2))) == figures(enumerated(rules, Shoe.decks(2)))  # read back
     assert figures(analyse(rules, shoe)) == figures(enumerated(rules, shoe))  # the front door takes it
 
 
 def test_a_plan_mixing_values_and_hand_classes_is_left_to_the_enumerator_once_for_all(cache):
     for _ in range(3):
-        lean._KEPT.values.clear()
+        lean._KEPT.clear()
         assert lean.analyse(MIXED, Shoe.decks(8)) is None
     assert plancache.load_bytes(plancache.key("lean", MIXED)) == lean.ENUMERATOR  # not compiled at every process
     assert figures(analyse(MIXED, Shoe.decks(8))) == figures(enumerated(MIXED, Shoe.decks(8)))
@@ -134,7 +134,7 @@ def test_a_damaged_or_foreign_plan_is_never_a_wrong_figure(cache, damage):
     rules, other, shoe = get_rules("standard"), get_rules("ez"), Shoe.decks(8).remove("Ah")
     for kept in (rules, other):
         for _ in range(2):
-            lean._KEPT.values.clear()
+            lean._KEPT.clear()
             lean.analyse(kept, shoe)
     path = plancache.path_of(plancache.key("lean", rules), bytes)
     data = path.read_bytes()
@@ -146,9 +146,9 @@ def test_a_damaged_or_foreign_plan_is_never_a_wrong_figure(cache, damage):
         path.write_bytes(b"not a plan at all")
     else:  # another rule set's plan, whole and well formed, put in its place
         path.write_bytes(plancache.path_of(plancache.key("lean", other), bytes).read_bytes())
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
     assert figures(lean.analyse(rules, shoe)) == figures(enumerated(rules, shoe))  # compiled again
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
     assert figures(lean.analyse(rules, shoe)) == figures(enumerated(rules, shoe))  # and kept again
 
 
@@ -166,10 +166,10 @@ def test_an_unwritable_cache_is_only_the_enumerator(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # .../file/baccarat cannot be made
     rules, shoe = get_rules("standard"), Shoe.decks(8)
     for _ in range(3):
-        lean._KEPT.values.clear()
+        lean._KEPT.clear()
         assert lean.analyse(rules, shoe) is None  # never marked, so never compiled
     assert figures(analyse(rules, shoe)) == figures(enumerated(rules, shoe))
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
 
 
 def test_a_value_level_question_asked_again_loads_no_numpy(tmp_path):
@@ -193,13 +193,13 @@ def test_a_value_level_question_asked_again_loads_no_numpy(tmp_path):
 def test_a_compilation_that_could_not_be_kept_is_not_tried_again(cache, monkeypatch):
     rules, shoe = get_rules("standard"), Shoe.decks(8)
     lean.analyse(rules, shoe)  # marked
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
     real = plancache.store_bytes
     monkeypatch.setattr(plancache, "store_bytes", lambda name, data: name.startswith("seen-") and real(name, data))  # a full disk
     assert figures(lean.analyse(rules, shoe)) == figures(enumerated(rules, shoe))  # compiled, not kept
     monkeypatch.setattr(lean, "lean_of", lambda plan: pytest.fail("compiled again"))
     for _ in range(2):
-        lean._KEPT.values.clear()
+        lean._KEPT.clear()
         assert lean.analyse(rules, shoe) is None
 
 
@@ -210,13 +210,13 @@ def test_no_home_folder_is_no_cache(monkeypatch):
         raise RuntimeError("Could not determine home directory.")
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
     rules, shoe = get_rules("standard"), Shoe.decks(8)
     assert lean.analyse(rules, shoe) is None and figures(analyse(rules, shoe)) == figures(enumerated(rules, shoe))
     assert plancache.load(plancache.key("values", 1)) is None and not plancache.stored("x") and not plancache.store_bytes("x", b"")
     with pytest.raises(plancache.NoFolder, match="set XDG_CACHE_HOME"):
         plancache.contents()
-    lean._KEPT.values.clear()
+    lean._KEPT.clear()
 
 
 def test_the_plans_a_process_holds_are_bounded(cache, monkeypatch):

@@ -45,7 +45,7 @@ def forget():
     batch._plan.cache_clear()
     batch._PLANS.clear()
     analysis._USES.clear()
-    cardcount.COMPILED.values.clear()
+    cardcount.COMPILED.clear()
 
 
 def test_a_compilation_read_back_counts_as_the_one_compiled(cache):
