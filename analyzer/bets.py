@@ -219,10 +219,30 @@ class BetResult:
     def loss(self) -> Fraction:
         return self.figures()["loss"]
 
+    def moments(self) -> tuple:
+        """(EV, variance) alone, without the other figures: with numeric payouts the same two
+        integer sums as :meth:`figures` (E and M over the lines' sequences, the lost ones
+        total - sum(sequences), the lines being exclusive), two Fractions in all - what a review
+        of thousands of coups asks of every bet."""
+        kept = self.__dict__.get("_figures")
+        if kept is None and self.bet.numeric:
+            kept = self.__dict__.get("_moments")
+            if kept is None:
+                scale, nets = self.bet.integer_nets
+                total = self.total
+                lost = total - sum(self.sequences)
+                first = sum(w * c for w, c in zip(nets, self.sequences)) - scale * lost
+                second = sum(w * w * c for w, c in zip(nets, self.sequences)) + scale * scale * lost
+                kept = self.__dict__["_moments"] = {"ev": Fraction(first, scale * total),
+                                                    "variance": Fraction(second * total - first * first, (scale * total) ** 2)}
+        if kept is None:
+            kept = self.figures()
+        return kept["ev"], kept["variance"]
+
     @property
     def ev(self):
         """Expected value per unit staked."""
-        return self.figures()["ev"]
+        return self.moments()[0]
 
     @property
     def house_edge(self):
@@ -236,7 +256,7 @@ class BetResult:
 
     @property
     def variance(self):
-        return self.figures()["variance"]
+        return self.moments()[1]
 
     @property
     def hits_one_in(self) -> Fraction | None:

@@ -674,6 +674,55 @@ def roads(coups, table, shoe_number, db, rules, decks, fmt):
 
 
 @cli.command(context_settings=CONTEXT)
+@click.option("--table", "table_names", metavar="NAME", multiple=True,
+              help="A table's results (repeat for several; default: every table with wagers kept).")
+@db_option
+@click.option("--since", metavar="TIME", help="The wagers kept at this time or later (a date, or a date and time: UTC "
+              "unless it gives its offset, such as 2026-11-26T22:00+01:00).")
+@click.option("--until", metavar="TIME", help="The wagers kept before this time.")
+@click.option("--bets", "by_bet", is_flag=True, help="Each table's results bet by bet, after the table of tables.")
+@click.option("--report", "out", metavar="DIR", help="Also write the results as a report folder a manager files "
+              "(report.html, report.pdf, report.json, a CSV per table).")
+@click.option("--force", is_flag=True, help="Replace the --report folder if it exists (only a folder holding a report).")
+@click.option("--wide", is_flag=True, help="Every column of the terminal table (win less theoretical win).")
+@output_options
+@domain_errors
+def results(table_names, db, since, until, by_bet, out, force, wide, fmt, exact):
+    """What each table took over a period, from the wagers kept in the pit's database: wagers,
+    coups, handle, the house's win, its theoretical win (the sum of amount x house edge at each
+    wager's moment, exact), hold and theoretical hold, and how unusual the difference is: the
+    standard deviation of the win given the wagers (each coup's bets taken together, by their
+    exact joint outcome distribution) and z, the difference in standard deviations. JSON and CSV:
+    every figure exact (the SD and z rounded; the variance exact)."""
+    computing = LazyModule("analyzer.results")
+    wagers_module = LazyModule("analyzer.wagers")
+    since_at, until_at = wagers_module.period(since, "--since"), wagers_module.period(until, "--until")
+    if out is not None:
+        par.check_destination(out, force)
+    store = tables_kept.Store(db, create=False)
+    for name in table_names:
+        store.table_id(name)  # no such table: said before anything is read
+    done = computing.store_results(store, list(table_names) or None, since_at, until_at)
+    if not done:
+        raise click.ClickException("no wager is kept" + (" in that period" if since or until else "")
+                                   + " (wagers are kept by the pit: POST /api/tables/NAME/wagers, or the clerk's page)")
+    view = views.results.results_table(done, since_at, until_at)
+    if out is not None:
+        words = ["baccarat", "results"] + [w for name in table_names for w in ("--table", name)]
+        for option, value in (("--db", store.url if db else None), ("--since", since), ("--until", until), ("--report", out)):
+            if value is not None:
+                words += [option, value]
+        par.write(par.files(LazyModule("analyzer.report.results").build(done, since_at, until_at, shlex.join(words))),
+                  out, force)
+    emit(narrowed(view, wide, fmt), fmt, exact)
+    if by_bet and fmt != "json":
+        for r in done:
+            if r.table:
+                click.echo()
+                emit(views.results.bets_table(r), fmt, exact)
+
+
+@cli.command(context_settings=CONTEXT)
 @click.argument("coups", metavar="COUPS", required=False)
 @click.option("--rules", metavar="NAME|FILE", help="Rule set whose bets to replay (default standard; a kept shoe: its "
               "table's own).")

@@ -85,12 +85,13 @@ SHOWN_COUPS = 20  # coups behind a flag, shown per player
 
 
 def wagers_from_store(store, tables: list[str] | None = None, since: str | None = None,
-                      until: str | None = None, most: int = MAX_WAGERS, players: list[str] | None = None) -> list[Wager]:
+                      until: str | None = None, most: int = MAX_WAGERS, players: list[str] | None = None,
+                      shoe: int | None = None) -> list[Wager]:
     """The wagers kept in the pit's store (of ``tables``, else of all), each named by its id in
     errors (each is reviewed by the EV its kept shoe gives: the one it was kept with, unless a
     correction changed a coup before it since)."""
     out = []
-    for row in store.wager_rows(tables, period(since, "since"), period(until, "until"), players):
+    for row in store.wager_rows(tables, period(since, "since"), period(until, "until"), players, shoe):
         if len(out) >= most:
             raise BaccaratError(f"more than {most:,} wagers kept: review fewer tables, or a shorter period, at a time")
         out.append(Wager(row["id"], row["table"], str(row["shoe"]), row["coup"], row["seat"], row["player"], row["bet"],

@@ -27,7 +27,7 @@ EXACT_KINDS = ("percent", "fine", "permille", "number", "sci", "sd", "one_in", "
 class Column:
     key: str
     header: str
-    kind: str = "text"  # text | count | percent | fine (6 places) | permille | number | sci | sd | one_in | units
+    kind: str = "text"  # text | count | percent | fine (6 places) | permille | number | sci | sd | one_in | units | money
     wide: bool = False  # a figure a narrow table leaves out (see narrow)
 
 
@@ -172,7 +172,21 @@ def cell_text(value, kind: str) -> str:
         return decimal(value, 2)
     if kind == "units":
         return short_decimal(value, 6)
+    if kind == "money":
+        return money(value)
     return one_line_text(str(value))
+
+
+def money(q) -> str:
+    """An amount to the cent, thousands grouped, rounded exactly.
+
+    >>> money(Fraction(-123456789, 100)), money(Fraction(1, 3)), money(-Fraction(1, 1000))
+    ('-1,234,567.89', '0.33', '-0.00')
+    """
+    text = decimal(q, 2)
+    sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+    whole, cents = digits.split(".")
+    return f"{sign}{int(whole):,}.{cents}"
 
 
 def short_decimal(q, places: int) -> str:

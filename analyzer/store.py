@@ -22,11 +22,12 @@ from __future__ import annotations
 import json
 import os
 import time
+from fractions import Fraction
 from pathlib import Path
 
 from .errors import BaccaratError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MAX_LIST = 10_000  # events one call returns at most
 CHANNEL = "baccarat_pit"  # PostgreSQL's channel of kept events: payload "NUMBER NAME"
 
@@ -67,7 +68,7 @@ def engine_url(url: str) -> str:
 
 
 def schema():
-    """(metadata, meta, tables, events, wagers): the schema of SCHEMA_VERSION, in one place."""
+    """(metadata, meta, tables, events, wagers, variances): the schema of SCHEMA_VERSION, in one place."""
     from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
     metadata = MetaData()
@@ -101,7 +102,12 @@ def schema():
                    Column("at", String(32), nullable=False))
     Index("wagers_by_table", wagers.c.table_id, wagers.c.shoe, wagers.c.coup)
     Index("wagers_by_player", wagers.c.player)
-    return metadata, meta, tables, events, wagers
+    variances = Table("variances", metadata,  # version 4: each coup's wagers' exact mean and variance, once worked out
+                      Column("key", String(64), primary_key=True),  # results.coup_key: the table, the shoe before, the amounts
+                      Column("mean", Text, nullable=False),  # exact, "p/q"
+                      Column("variance", Text, nullable=False),
+                      Column("exact", Integer, nullable=False))  # 0: the variance is an upper bound
+    return metadata, meta, tables, events, wagers, variances
 
 
 def now_text() -> str:
@@ -141,7 +147,7 @@ class Store:
             def sqlite_begin(connection):  # a writer takes the write lock at once: no reader's upgrade to fail
                 connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get("write") else "BEGIN")
         self.writer = self.engine.execution_options(write=True)
-        self.metadata, self.meta, self.tables, self.events, self.wagers = schema()
+        self.metadata, self.meta, self.tables, self.events, self.wagers, self.variances = schema()
         try:
             self.migrate()
         except BaccaratError:
@@ -189,6 +195,42 @@ class Store:
         for index in self.wagers.indexes:
             index.create(connection, checkfirst=True)
 
+    def migrate_3_to_4(self, connection):
+        """Version 4: each coup's wagers' variance, kept once worked out (results.py)."""
+        self.variances.create(connection, checkfirst=True)
+
+    def kept_variances(self, keys: list[str]) -> dict:
+        """key -> (mean, variance, exact) of those of ``keys`` kept (results.coup_key), read in parts."""
+        from sqlalchemy import select
+
+        v, out = self.variances, {}
+        with self.engine.connect() as connection:
+            for start in range(0, len(keys), 500):
+                for key, mean, variance, exact in connection.execute(
+                        select(v.c.key, v.c.mean, v.c.variance, v.c.exact).where(v.c.key.in_(keys[start:start + 500]))):
+                    out[key] = (Fraction(mean), Fraction(variance), bool(exact))
+        return out
+
+    def keep_variances(self, rows: dict) -> None:
+        """Keep key -> (mean, variance, exact), in one transaction; a key kept already (another
+        process worked it out too: the same figures) is left as it is."""
+        from sqlalchemy import select
+        from sqlalchemy.exc import IntegrityError
+
+        v = self.variances
+        try:
+            with self.writer.begin() as connection:
+                keys = list(rows)
+                there = set()
+                for start in range(0, len(keys), 500):
+                    there |= set(connection.execute(select(v.c.key).where(v.c.key.in_(keys[start:start + 500]))).scalars())
+                new = [{"key": k, "mean": str(m), "variance": str(var), "exact": int(e)}
+                       for k, (m, var, e) in rows.items() if k not in there]
+                if new:
+                    connection.execute(v.insert(), new)
+        except IntegrityError:  # another process kept some of them meanwhile: the same figures, kept once
+            pass
+
     def add_wagers(self, name: str, after: int, shoe: int, coup: int, rows: list[dict]) -> list[int]:
         """Keep wagers on coup ``coup`` of shoe ``shoe`` of table ``name``, placed when its last event
         was ``after``, all in one transaction (each row: seat, player, bet, amount and ev as text);
@@ -210,15 +252,17 @@ class Store:
                                                                 at=at, **r)).inserted_primary_key[0])
         return ids
 
-    def wager_query(self, select_what, tables, since, until, players=None):
-        """A query of the wagers kept (of ``tables``, ``players``, kept at ``since`` or later and
-        before ``until``, where given), selecting ``select_what``."""
+    def wager_query(self, select_what, tables, since, until, players=None, shoe=None):
+        """A query of the wagers kept (of ``tables``, ``players``, the shoe numbered ``shoe``, kept
+        at ``since`` or later and before ``until``, where given), selecting ``select_what``."""
         from sqlalchemy import select
 
         t, w = self.tables, self.wagers
         query = select(*select_what).select_from(w.join(t, t.c.id == w.c.table_id))
         if tables is not None:
             query = query.where(t.c.name.in_(tables))
+        if shoe is not None:
+            query = query.where(w.c.shoe == shoe)
         if players is not None:
             query = query.where(w.c.player.in_(players))
         if since is not None:
@@ -237,14 +281,37 @@ class Store:
         with self.engine.connect() as connection:
             return [(player, count) for player, count in connection.execute(query)]
 
+    def wager_marks(self, tables: list[str] | None = None, since: str | None = None,
+                    until: str | None = None) -> dict:
+        """(table, shoe) -> (wagers, the last one's id) of every shoe with wagers kept (as
+        wager_rows picks them): what changes when a wager is kept there."""
+        from sqlalchemy import func
+
+        t, w = self.tables, self.wagers
+        query = self.wager_query([t.c.name, w.c.shoe, func.count(), func.max(w.c.id)], tables, since, until) \
+            .group_by(t.c.name, w.c.shoe)
+        with self.engine.connect() as connection:
+            return {(name, shoe): (count, last) for name, shoe, count, last in connection.execute(query)}
+
+    def shoe_marks(self, tables: list[str]) -> dict:
+        """(table, shoe) -> the shoe's last event number, for ``tables``: what changes when a coup
+        of the shoe is dealt, corrected or voided."""
+        from sqlalchemy import func, select
+
+        t, e = self.tables, self.events
+        query = (select(t.c.name, e.c.shoe, func.max(e.c.number)).select_from(e.join(t, t.c.id == e.c.table_id))
+                 .where(t.c.name.in_(tables), e.c.shoe > 0).group_by(t.c.name, e.c.shoe))
+        with self.engine.connect() as connection:
+            return {(name, shoe): last for name, shoe, last in connection.execute(query)}
+
     def wager_rows(self, tables: list[str] | None = None, since: str | None = None, until: str | None = None,
-                   players: list[str] | None = None):
+                   players: list[str] | None = None, shoe: int | None = None):
         """The wagers kept (of ``tables``, else of every table; kept at ``since`` or later and before
         ``until``, ISO times in UTC, where given), in the order they were kept, each {table, shoe,
         coup, seat, player, bet, amount, ev, at, id, after}, read in parts of 10,000: a generator,
         so that a month of them is never all in memory here."""
         t, w = self.tables, self.wagers
-        query = self.wager_query([w, t.c.name], tables, since, until, players)
+        query = self.wager_query([w, t.c.name], tables, since, until, players, shoe)
         last = 0
         while True:
             part = query.where(w.c.id > last).order_by(w.c.id).limit(MAX_LIST)
@@ -268,6 +335,17 @@ class Store:
             connection.execute(self.tables.insert().values(name=spec.name, spec=json.dumps(spec.data()), created=now_text(),
                                                            last_event=0))
             self.announce(connection, spec.name, 0)
+
+    def marks(self) -> tuple:
+        """What changes whenever anything is kept: each table's last event and the last wager's
+        id, read with two light queries (what a cache of figures derived from them is keyed on)."""
+        from sqlalchemy import func, select
+
+        with self.engine.connect() as connection:
+            events = tuple(connection.execute(select(self.tables.c.name, self.tables.c.last_event)
+                                              .order_by(self.tables.c.name)).all())
+            wager = connection.execute(select(func.max(self.wagers.c.id))).scalar()
+        return tuple(map(tuple, events)), wager
 
     def table_rows(self) -> list[dict]:
         """Every table: its spec, its last event and the figures after it (None before any)."""
@@ -440,4 +518,4 @@ class Store:
                         yield name, int(number)
 
 
-MIGRATIONS = {1: Store.migrate_1_to_2, 2: Store.migrate_2_to_3}
+MIGRATIONS = {1: Store.migrate_1_to_2, 2: Store.migrate_2_to_3, 3: Store.migrate_3_to_4}

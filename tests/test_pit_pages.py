@@ -6,6 +6,7 @@ coups, says why one is refused, and shows the table as it is when another writer
 import http.client
 import json
 import os
+from datetime import datetime
 import signal
 import subprocess
 import sys
@@ -290,8 +291,9 @@ def test_a_coup_refused_as_stale_is_set_aside_not_resent(browser, server):  # no
 
 # -- the screens a casino hangs: the board, the overview of a 20-table pit ------------------------------
 
-def deal_real_shoe(port, name, seed, coups):
-    """``coups`` coups of a shuffled 8-deck shoe (its burn first) dealt to table ``name``."""
+def deal_real_shoe(port, name, seed, coups, wagers=()):
+    """``coups`` coups of a shuffled 8-deck shoe (its burn first) dealt to table ``name``, each
+    with ``wagers`` placed before it."""
     import random
 
     from analyzer.cards import RANKS, VALUES
@@ -309,6 +311,9 @@ def deal_real_shoe(port, name, seed, coups):
     at = 1 + burn
     for _ in range(coups):
         taken = cards_taken([VALUES[RANKS.index(c[0])] for c in cards[at:at + 6]], PUNTO_BANCO)
+        if wagers:
+            status, answer = call(port, "POST", f"/api/tables/{name}/wagers", {"after": after, "wagers": list(wagers)})
+            assert status == 201, answer
         status, answer = call(port, "POST", f"/api/tables/{name}/events", {"type": "coup", "cards": cards[at:at + taken],
                                                                            "after": after})
         assert status == 200, answer
@@ -357,6 +362,13 @@ def test_the_board_over_a_table_reads_from_across_the_room(browser, server, tmp_
     assert [int(x) for x in page.locator(".tallies dd").all_inner_texts()] == \
         [state["board"]["tallies"][k] for k in ("banker", "player", "tie", "player_pair", "banker_pair", "natural")]
     assert page.locator("#ask-banker svg").count() == 3 and page.locator("#ask-player svg").count() == 3
+    # the pace of the shoe: its coups an hour, from its first event to its last, beside the time since the last
+    shoe = call(server, "GET", f"/api/tables/{name}/shoes")[1]["shoes"][-1]
+    seconds = (datetime.fromisoformat(shoe["until"].replace("Z", "+00:00")) -
+               datetime.fromisoformat(shoe["since"].replace("Z", "+00:00"))).total_seconds()
+    if seconds:  # (times are kept to the second: 60 coups take several here)
+        page.wait_for_function("/^\\d+ coups an hour · last event \\d+:\\d\\d ago$/.test(document.getElementById('since').textContent)")
+        assert int(page.locator("#since").inner_text().split()[0]) == round(60 * 3600 / seconds)
     page.screenshot(path=str(tmp_path / f"board-{width}.png"))
     page.close()
 
@@ -375,12 +387,20 @@ def test_a_twenty_table_pit_fits_one_screen_in_natural_order(browser, tmp_path):
         page.wait_for_selector("article.tile >> text=bac-1")
         for i in range(2, 21):
             assert call(port, "POST", "/api/tables", {"name": f"bac-{i}", "rules": "catalog"})[0] == 201
+        wagers = [{"player": "ann", "seat": 1, "bet": "banker", "amount": 100},
+                  {"player": "bo", "seat": 2, "bet": "player", "amount": 50},
+                  {"player": "cy", "seat": 3, "bet": "tie", "amount": 25}, {"player": "cy", "seat": 3, "bet": "dragon_7", "amount": 10}]
         for i in (1, 2, 10, 20):
-            deal_real_shoe(port, f"bac-{i}", i, 30 + i)
+            deal_real_shoe(port, f"bac-{i}", i, 30 + i, wagers if i in (2, 20) else ())
         page.wait_for_function("document.querySelectorAll('article.tile').length === 20")
         page.wait_for_timeout(500)
         names = page.locator("article.tile h2").all_inner_texts()
         assert names == [f"bac-{i}" for i in range(1, 21)]  # bac-2 before bac-10
+        page.wait_for_function("document.querySelectorAll('article.tile .results:not([hidden])').length === 2")
+        shown = call(port, "GET", "/api/tables/bac-20/results")[1]["tables"][0]
+        line = page.locator("article.tile").filter(has_text="bac-20").locator(".results").inner_text()
+        assert line.startswith(f"win {round(float(shown['shown']['win'])):+,} · theo ") and line.endswith(f" · z {float(shown['z']):+.1f}")
+        assert page.locator("article.tile .results").evaluate_all("(ns) => ns.every((n) => n.scrollWidth <= n.clientWidth)")
         for wall in (False, True):
             if wall:
                 page.goto(f"http://127.0.0.1:{port}/pit?wall")
@@ -395,6 +415,8 @@ def test_a_twenty_table_pit_fits_one_screen_in_natural_order(browser, tmp_path):
               }).map((n) => n.className + ' ' + n.textContent.slice(0, 20))""")
             assert not overflowing, overflowing  # nothing runs out of its tile
             page.screenshot(path=str(tmp_path / f"pit-wall-{wall}.png"))
+            if os.environ.get("BACCARAT_SHOTS"):
+                page.screenshot(path=f"{os.environ['BACCARAT_SHOTS']}/pit-wall-{wall}.png")
         # a tile shows the big road's last columns and the tallies beside the cards left
         state = call(port, "GET", "/api/tables/bac-20")[1]
         tile = page.locator("article.tile").filter(has_text="bac-20")

@@ -334,7 +334,7 @@ def test_serve_starts_on_a_free_port_and_stops_cleanly(stop):
         with urllib.request.urlopen(url + "api/rules", timeout=10) as response:
             assert json.load(response) == cli_json("rules", "list")
         assert call(url, {"dealt": "5 6"})[1] == 200
-        assert len(workers_of(process.pid)) == 3
+        assert len(workers_of(process.pid)) == 3 + 1  # its workers, and the tally (serving.tally)
         below = descendants(process.pid)
     finally:
         if stop == "Ctrl-C":

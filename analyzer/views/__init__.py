@@ -13,6 +13,7 @@ simulation shoes dealt and tallied (simulate)
 runs       runs of a result in a shoe, for game protection (runs)
 replay     a shoe replayed coup by coup (replay)
 chemin     chemin de fer solved as a game (chemin)
+results    what each table took over a period, from the wagers kept (results)
 
 Here: what every view says of a shoe and of known cards.
 """

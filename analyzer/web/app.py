@@ -193,6 +193,15 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
                               request.args.get("since"), request.args.get("until"))
         return tables_answer(review)
 
+    @app.get("/api/results")
+    def pit_results():
+        return tables_answer(lambda: pit.results(request.args.getlist("table"), request.args.get("since"),
+                                                 request.args.get("until")))
+
+    @app.get("/api/tables/<name>/results")
+    def table_results(name):
+        return tables_answer(lambda: pit.results([name], request.args.get("since"), request.args.get("until")))
+
     @app.get("/protect")
     def protect_page():
         return served("protect.html")

@@ -152,10 +152,31 @@ SHOE_ROW = obj({"shoe": {"type": "integer"}, "first": {"type": "integer"}, "last
                 "voids": {"type": "integer"}, "corrections": {"type": "integer"}, "cuts": {"type": "integer"},
                 "since": TEXT, "until": TEXT, "cards_left": {"type": ["integer", "null"]}})
 
+TABLE_RESULTS = obj({
+    "table": TEXT, "rules": TEXT, "wagers": {"type": "integer"}, "coups": {"type": "integer"},
+    "handle": EXACT, "win": {**EXACT, "description": "the house's win (exact)"},
+    "theoretical": {**EXACT, "description": "the sum of amount x house edge at each wager's moment (exact)"},
+    "hold": NULLABLE_EXACT, "theoretical_hold": NULLABLE_EXACT, "difference": EXACT,
+    "variance": {**EXACT, "description": "of the house's win given the wagers, each coup's bets taken together (exact)"},
+    "sd": {"type": "string", "description": "the variance's square root, to the cent"},
+    "z": {"type": ["string", "null"], "description": "(win - theoretical) / sd, to two decimals"},
+    "bounded": {"type": "integer", "description": "coups whose variance is an upper bound"},
+    "outside": {"type": "integer", "description": "wagers on bets across coups: in the win, not the variance"},
+    "pending": {"type": "integer", "description": "wagers on the coming coup, set aside"},
+    "bets": {"type": "array", "items": obj({"bet": TEXT, "wagers": {"type": "integer"}, "handle": EXACT, "win": EXACT,
+                                            "theoretical": EXACT})},
+    "shown": obj({key: {"type": ["string", "null"]} for key in ("handle", "win", "theoretical", "difference", "hold",
+                                                                  "theoretical_hold")})})
+RESULTS = obj({"since": {"type": ["string", "null"]}, "until": {"type": ["string", "null"]},
+               "tables": {"type": "array", "items": TABLE_RESULTS}, "total": TABLE_RESULTS}, required=["tables"])
+
 
 def table_paths() -> dict:
     """The pit's tables (web/pit.py): their paths in the description."""
     name = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+    period = [{"name": "since", "in": "query", "schema": TEXT,
+               "description": "the wagers kept at this time or later (ISO: UTC, or with its offset)"},
+              {"name": "until", "in": "query", "schema": TEXT, "description": "the wagers kept before this time"}]
     write = {k: REFUSALS[k] for k in ("400", "401", "413", "415", "429")} | {"403": error(
         "the request has the watch token (writing needs the write token), or comes from another site")}
     return {
@@ -209,6 +230,19 @@ def table_paths() -> dict:
                     "responses": {"200": {"description": "what `baccarat protect --db --format json` gives",
                                           "content": {"application/json": {"schema": {"type": "object"}}}},
                                   "400": REFUSALS["400"], "401": REFUSALS["401"], "404": NOT_FOUND}}},
+        "/api/results": {
+            "get": {"summary": "What each table took over a period, from the wagers kept (`baccarat results --db`)",
+                    "operationId": "results",
+                    "parameters": [{"name": "table", "in": "query", "schema": {"type": "array", "items": TEXT},
+                                    "style": "form", "explode": True, "description": "tables (default: every table)"},
+                                   *period],
+                    "responses": {"200": answer("Results", "each table's results, then the tables' total"),
+                                  "400": REFUSALS["400"], "401": REFUSALS["401"], "404": NOT_FOUND}}},
+        "/api/tables/{name}/results": {
+            "get": {"summary": "What a table took over a period, from the wagers kept", "operationId": "tableResults",
+                    "parameters": [name, *period],
+                    "responses": {"200": answer("Results", "the table's results"), "400": REFUSALS["400"],
+                                  "401": REFUSALS["401"], "404": NOT_FOUND}}},
         "/api/tables/{name}/shoes": {"get": {"summary": "A table's shoes", "operationId": "shoes", "parameters": [name],
                                              "responses": {"200": answer("Shoes", "each shoe's events, coups, corrections, "
                                                                                  "cut card and times"),
@@ -258,7 +292,7 @@ def description() -> dict:
                                                  "table": {"$ref": "#/components/schemas/Table"}}),
                                    "Events": obj({"table": TEXT, "events": {"type": "array", "items": KEPT_EVENT}}),
                                    "Shoes": obj({"table": TEXT, "shoes": {"type": "array", "items": SHOE_ROW}}),
-                                   "WagersRequest": WAGERS_REQUEST,
+                                   "WagersRequest": WAGERS_REQUEST, "Results": RESULTS,
                                    "WagersAnswer": obj({"shoe": {"type": "integer"}, "coup": {"type": "integer"},
                                                         "wagers": {"type": "array", "items": {"type": "integer"}},
                                                         "ev": {"type": "object", "additionalProperties": TEXT}})}},

@@ -138,6 +138,7 @@ class Hub:
 
 REVIEW_COUPS = 1_000  # coups a review asked of the server may cover (a table's day, a few seconds)
 REVIEW_WAGERS = 50_000  # wagers it may read for it
+RESULTS_WAGERS = 300_000  # wagers the results asked of the server may cover (the protect benchmark's day of 20 tables)
 
 
 class Pit:
@@ -149,6 +150,8 @@ class Pit:
         self.screens = threading.BoundedSemaphore(screens)
         self.limit = screens
         self.sent = Recent(SENT, size=len)  # (table, event) -> its server-sent message
+        self.computing = threading.Lock()  # one computation of results at a time
+        self.results_kept = Recent(64, size=lambda value: 1)  # (tables, since, until) -> (store.marks(), answer)
 
     def close(self):
         self.hub.stop()
@@ -217,6 +220,28 @@ class Pit:
                                 f"({REVIEW_COUPS:,}): ask for fewer tables, or a shorter period (the command line reviews any number)")
         review = protect.review(placed, deals, chance, samples, pending=True)
         return 200, to_json(protect_view(review, protect.GROUP).data)
+
+    def results(self, tables: list[str], since: str | None = None, until: str | None = None) -> tuple[int, dict]:
+        """Each table's results over a period (results.py), as `baccarat results --db` gives them
+        in JSON: of ``tables``, else of every table (those without wagers too, so that a screen
+        shows every tile). One computation at a time: a coup's figures, once worked out, are
+        kept (results.COUPS), so the overview asking every few seconds pays for the new coups."""
+        from .. import results
+        from ..views.results import results_table
+        from ..wagers import period
+
+        since, until = period(since, "since"), period(until, "until")
+        for name in tables:
+            self.store.table_id(name)  # Missing for a table that is not there
+        with self.computing:
+            marks = self.store.marks()
+            key = (tuple(tables), since, until)
+            kept = self.results_kept.get(key)
+            if kept is None or kept[0] != marks:  # something was kept since: worked out again (each coup's figures kept)
+                names = tables or [name for name, _ in marks[0]]
+                done = results.store_results(self.store, names, since, until, RESULTS_WAGERS) if names else []
+                kept = self.results_kept.put(key, (marks, to_json(results_table(done, since, until).data)))
+        return 200, kept[1]
 
     def events(self, name: str, after: int) -> tuple[int, dict]:
         self.store.table_id(name)  # Missing for a table that is not there

@@ -47,6 +47,8 @@ log = logging.getLogger("analyzer.web")
 MEMORY = 1024 * 2**20  # bytes of address space a worker may have (its resident memory is less)
 CONNECTIONS = 400  # connections open at once; one idle for 10 s is closed
 THREADS_PER_WORKER = 4
+TALLY = 60.0  # seconds between two workings-out of today's results by the server (web/pit.py: Pit.tally)
+
 # What the HTTP process holds at most: about 50 MB of its own, and per connection a request (waitress keeps
 # 512 KB of a body in memory, the rest in a file; headers at most 16 KB) and an answer (tens of KB).
 FRONT_MEMORY = 384 * 2**20
@@ -65,10 +67,10 @@ class Settings:
 
 
 def server_memory(settings: Settings) -> int:
-    """The most the whole server holds: each worker within its address space; the fork server,
-    which holds what a worker starts with (about 140 MB: measured, not limited), within as much;
-    and the HTTP process within FRONT_MEMORY (measured: tests/test_web.py)."""
-    return (settings.count() + 1) * settings.memory + FRONT_MEMORY
+    """The most the whole server holds: each worker and the tally process within its address
+    space; the fork server, which holds what a worker starts with (about 140 MB: measured, not
+    limited), within as much; and the HTTP process within FRONT_MEMORY (measured: tests/test_web.py)."""
+    return (settings.count() + 2) * settings.memory + FRONT_MEMORY
 
 
 # A worker process -------------------------------------------------------------------------
@@ -114,6 +116,29 @@ def resident() -> int:
 
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak if sys.platform == "darwin" else peak * 1024
+
+
+def tally(url: str, every: float, memory: int):
+    """The tally process's life: every ``every`` seconds, work out today's results (since this
+    machine's midnight) from the pit's store at ``url``, so that each coup's variance is kept
+    there as the day goes (results.py: the shift's results then read them, and the overview's
+    requests to the HTTP process cost it little). A bad moment (the database away) is tried again
+    at the next; it dies with the server."""
+    as_worker(os.getppid())
+    limit_memory(memory)
+    from .. import results
+    from ..store import Store
+    from ..wagers import period
+
+    store = None
+    while True:
+        time.sleep(every)
+        midnight = time.strftime("%Y-%m-%dT00:00:00%z")
+        try:
+            store = store or Store(url, create=False)
+            results.store_results(store, None, period(f"{midnight[:-2]}:{midnight[-2:]}", "since"))
+        except Exception as error:  # noqa: BLE001 - one line in the server's log, and again later
+            log.warning("the tally could not work out today's results: %s", str(error).splitlines()[0])
 
 
 # The pool of workers ----------------------------------------------------------------------
@@ -328,6 +353,10 @@ class Server:
             listening.close()
             self.pit.close()
             raise
+        with signals_held():  # recorded before a stop signal can come between: close() stops it
+            self.tallier = self.pool.context.Process(target=tally, args=(self.pit.store.target, TALLY, settings.memory),
+                                                     daemon=True, name="tally")
+            self.tallier.start()
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "queue depth": every request waits its turn
         self.connections: dict = {}  # waitress's map of its sockets
         self.http = create_server(
@@ -357,6 +386,9 @@ class Server:
     def close(self):
         self.pit.hub.stop()  # the screens' streams end
         self.pool.close()  # first: a thread waiting on a worker is answered at once
+        if self.tallier.is_alive():
+            self.tallier.kill()
+        self.tallier.join(timeout=5)
         self.http.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         from waitress import wasyncore
 

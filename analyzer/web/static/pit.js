@@ -89,14 +89,17 @@ function showTile(table) {
   tile.querySelector(".last").textContent = last;
   tile.querySelector(".last").title = last;
   const positive = table.positive_ev || [];
-  const shown = positive.length > SHOWN_POSITIVE ? positive.slice(0, 1) : positive;
+  const room = tile.classList.contains("has-results") ? 1 : SHOWN_POSITIVE; // the results line takes a line
+  const shown = positive.length > room ? positive.slice(0, 1) : positive;
   const list = tile.querySelector(".positive");
+  const others = positive.length - shown.length;
   list.replaceChildren(...shown.map((p) => {
     const item = el("li");
-    item.title = `${p.name} ${p.ev_shown}`;
-    item.append(el("span", p.name), el("span", shortEv(p.ev_shown)));
+    item.title = `${p.name} ${p.ev_shown}` + (others && room === 1 ? ` and ${others} more positive` : "");
+    item.append(el("span", p.name + (others && room === 1 ? ` +${others}` : "")), el("span", shortEv(p.ev_shown)));
     return item;
-  }), ...(positive.length > shown.length ? [el("li", `and ${positive.length - shown.length} more positive`, "more")] : []));
+  }), ...(others && room > 1 ? [el("li", `and ${others} more positive`, "more")] : []));
+  tile.state = table;
   const ids = positive.map((p) => p.bet).join(",");
   tile.dataset.positive = ids;
   tile.classList.toggle("has-positive", ids !== "");
@@ -198,6 +201,54 @@ function markStale() {
   document.getElementById("clock").textContent = new Date().toLocaleTimeString();
 }
 
+// Each tile's results since the start of the day here (the browser's midnight): win, theoretical
+// win, hold and z, read every RESULTS_MS (the server keeps each coup's figures once worked out).
+const RESULTS_MS = 15_000;
+const UNUSUAL_Z = 2;
+
+function localMidnight() {
+  const d = new Date();
+  d.setHours(0, 0, 0, 0);
+  const pad = (n) => String(Math.abs(n)).padStart(2, "0");
+  const offset = -d.getTimezoneOffset();
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T00:00:00` +
+    `${offset >= 0 ? "+" : "-"}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
+}
+
+const grouped = (text) => { // "-1234.50" as "-1,235": the screen's whole units
+  const n = Math.round(Number(text));
+  return `${n > 0 ? "+" : n < 0 ? "-" : ""}${Math.abs(n).toLocaleString("en-US")}`;
+};
+
+async function readResults() {
+  let answer;
+  try {
+    const response = await fetch(`api/results?since=${encodeURIComponent(localMidnight())}`, { headers });
+    if (!response.ok) return;
+    answer = await response.json();
+  } catch (error) {
+    return; // the stream's own banner says when the server is away
+  }
+  for (const r of answer.tables) {
+    const tile = tiles.get(r.table);
+    if (!tile) continue;
+    const line = tile.querySelector(".results");
+    line.hidden = !r.wagers;
+    if (tile.classList.contains("has-results") !== Boolean(r.wagers)) {
+      tile.classList.toggle("has-results", Boolean(r.wagers)); // its line takes the place of one of the positive bets
+      showTile(tile.state);
+    }
+    if (!r.wagers) continue;
+    const s = r.shown;
+    const z = r.z === null ? "" : ` · z ${Number(r.z) >= 0 ? "+" : ""}${r.z}`;
+    const zShort = r.z === null ? "" : ` · z ${Number(r.z) >= 0 ? "+" : ""}${Number(r.z).toFixed(1)}`;
+    line.textContent = `win ${grouped(s.win)} · theo ${grouped(s.theoretical)}${zShort}`;
+    line.title = `today: ${r.wagers} wagers on ${r.coups} coups, handle ${s.handle}, win ${s.win}, theoretical ` +
+      `${s.theoretical}, hold ${s.hold ?? "-"}%, theoretical hold ${s.theoretical_hold ?? "-"}%, SD ${r.sd}${z}`;
+    line.classList.toggle("unusual", r.z !== null && Math.abs(Number(r.z)) >= UNUSUAL_Z);
+  }
+}
+
 function overview() {
   if (WALL) document.body.classList.add("wall");
   document.getElementById("new-table").addEventListener("click", createForm);
@@ -216,6 +267,8 @@ function overview() {
   source.onopen = () => connection("");
   setInterval(markStale, 1000);
   markStale();
+  setTimeout(readResults, 500);
+  setInterval(readResults, RESULTS_MS);
 }
 
 // ---- a clerk's page
@@ -515,8 +568,28 @@ async function load() {
   }
 }
 
+// The pace of the shoe in play: its coups an hour, from its first event to its last (the table's
+// shoes, read every PACE_MS); shown once two coups are dealt.
+const PACE_MS = 30_000;
+let pace = "";
+
+async function readPace() {
+  try {
+    const response = await fetch(`../api/tables/${encodeURIComponent(name())}/shoes`, { headers });
+    if (!response.ok) return;
+    const shoes = (await response.json()).shoes;
+    const shoe = shoes[shoes.length - 1];
+    const hours = shoe ? (Date.parse(shoe.until) - Date.parse(shoe.since)) / 3_600_000 : 0;
+    pace = shoe && shoe.coups >= 2 && hours > 0 ? `${Math.round(shoe.coups / hours)} coups an hour · ` : "";
+  } catch (error) {
+    // the stream's own banner says when the server is away
+  }
+}
+
 function boardPage() {
-  setInterval(() => { if (table && table.at) document.getElementById("since").textContent = sinceText(table.at); }, 1000);
+  readPace();
+  setInterval(readPace, PACE_MS);
+  setInterval(() => { if (table && table.at) document.getElementById("since").textContent = pace + sinceText(table.at); }, 1000);
   window.addEventListener("resize", () => { if (table) showBoard(table); });
   load();
 }
