@@ -21,8 +21,8 @@ def build(results: list[Results], since: str | None, until: str | None, command:
     blocks = [Heading(1, title), Table("tables", overview)]
     for r, slug in zip(tables, unique_slugs([r.table for r in tables])):
         blocks += [Heading(2, f"Table {r.table}"),
-                   para(f"Rules {r.rules}: {r.wagers:,} wagers on {r.coups:,} coups."
-                        + (f" {r.pending:,} wagers on the coming coup set aside." if r.pending else "")),
+                   para(f"Rules {r.rules}: {plural(r.wagers, 'wager')} on {plural(r.coups, 'coup')}."
+                        + (f" {plural(r.pending, 'wager')} on the coming coup set aside." if r.pending else "")),
                    Table(f"bets-{slug}", views.bets_table(r))]
     blocks += [Heading(2, "How the figures are made"), para(METHOD)]
     if command:
@@ -32,6 +32,14 @@ def build(results: list[Results], since: str | None, until: str | None, command:
     data = {"generator": GENERATOR, "version": __version__, "kind": "Table results", "command": command,
             "results": overview.data}
     return Report(title, tuple(blocks), data, front)
+
+
+def plural(n: int, word: str) -> str:
+    """
+    >>> plural(1, "wager"), plural(1_200, "coup")
+    ('1 wager', '1,200 coups')
+    """
+    return f"{n:,} {word}{'s' * (n != 1)}"
 
 
 METHOD = ("Win is the house's: what the wagers lost less what they were paid, a push nothing. The theoretical win "

@@ -35,8 +35,8 @@ def results_table(results: list[Results], since: str | None = None, until: str |
                      "win": r.win, "theoretical": r.theoretical, "hold": r.hold, "theoretical_hold": r.theoretical_hold,
                      "difference": r.win - r.theoretical, "variance": r.variance,
                      "z": "" if z is None else f"{z:+.2f}", "flag": "UNUSUAL" if z is not None and abs(z) >= Z_UNUSUAL else ""})
-    notes = [f"{sum(r.pending for r in results if r.table):,} wagers on the coming coup set aside"] \
-        if any(r.pending for r in results if r.table) else []
+    pending = sum(r.pending for r in results if r.table)
+    notes = [f"{pending:,} wager{'s' * (pending != 1)} on the coming coup set aside"] if pending else []
     bounded = sum(r.bounded for r in results if r.table)
     if bounded:
         notes.append(f"the SD of {bounded:,} coups is an upper bound (their bets read too much of the cards to be "
