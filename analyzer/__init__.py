@@ -1,7 +1,7 @@
 """Exact probabilities and house edges for mini baccarat / punto banco.
 
 >>> from analyzer import Shoe, analyse
->>> from analyzer.render import percent
+>>> from analyzer.numbers import percent
 >>> banker = analyse("standard", Shoe.decks(8))[0]
 >>> banker.bet.id, percent(banker.house_edge)
 ('banker', '1.0579%')

@@ -8,7 +8,7 @@ faster one is tested against. Both take a rule set by name, and known cards as `
 writes them, so that a notebook needs nothing else:
 
 >>> from analyzer import Shoe, analyse, records
->>> from analyzer.render import percent
+>>> from analyzer.numbers import percent
 >>> results = analyse("standard", Shoe.decks(8).remove("5", "Ah"))
 >>> [(r.bet.id, percent(r.house_edge)) for r in results][:2]
 [('banker', '1.0618%'), ('player', '1.2311%')]
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from fractions import Fraction
 from pathlib import Path
 
 from . import lean
@@ -29,6 +30,8 @@ from .cards import Shoe
 from .errors import BaccaratError, expect
 from .knowledge import NOTHING, Knowledge
 from .lazy import LazyModule
+from .numbers import pay_table
+from .recent import Recent
 from .rulefile import get_rules
 
 engine = LazyModule("analyzer.engine")  # with numpy: not loaded where lean.py answers
@@ -135,3 +138,43 @@ def as_knowledge(knowledge) -> Knowledge:
     True
     """
     return knowledge if isinstance(knowledge, Knowledge) else Knowledge.parse(knowledge)
+
+
+# -- a bet's figures as a record: the rows of `edge` and `now`, and the pit's figures -----------
+
+
+def bet_row(result: BetResult) -> dict:
+    """Every figure of a bet's house-edge table, exact."""
+    bet, figures = result.bet, result.figures()
+    pays, brief = pay_tables(bet)
+    return {
+        "bet": bet.id,
+        "name": bet.name,
+        "pays": pays,
+        "pays_brief": brief,
+        "source": bet.source,
+        "lines": [
+            {"label": ln.label, "pays": ln.pays, "probability": p} | ({"written": ln.written} if ln.written else {})
+            for ln, p in zip(bet.lines, figures["line_probabilities"])
+        ],
+        **{key: figures[key] for key in FIGURES},
+    } | ({"model": result.model} if result.model else {})
+
+
+FIGURES = ("win", "push", "loss", "ev", "house_edge", "house_edge_resolved", "variance", "hits_one_in")
+
+
+PAY_TABLES = Recent(4096, size=lambda kept: 1)  # id(bet) -> (bet, its pay table in words, in brief)
+
+
+def pay_tables(bet) -> tuple[str, str]:
+    """The bet's pay table in words, whole and brief (numbers.pay_table), worked out once a bet:
+    a tracker shows the same bets after every card."""
+    kept = PAY_TABLES.get(id(bet))
+    if kept is None or kept[0] is not bet:  # the cache holds the bet: its id is its own while kept
+        kept = PAY_TABLES.put(id(bet), (bet, pay_table(bet), pay_table(bet, brief=True)))
+    return kept[1], kept[2]
+
+
+def is_positive(value) -> bool:
+    return isinstance(value, Fraction) and value > 0

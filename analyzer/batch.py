@@ -35,18 +35,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from operator import mul, truediv
+from operator import truediv
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from . import cardcount, closedforms, lean, plancache
+from . import basis, cardcount, closedforms, plancache
 from .bets import BetResult, RuleSet, card_line_counts, prepare, result_of, settled_cells
 from .series import geometric_ev, nets_by_count
 from .cards import KINDS, RANKS, BaccaratError, Shoe
 from .engine import cells, enumerate_coup, falling
 from .layout import draws
-from .lean import hand_classes_of, monomial_plan, multisets  # noqa: F401  (pure Python: the lean route shares them)
+from .basis import hand_classes_of, monomial_plan, multisets  # noqa: F401  (pure Python: the lean route shares them)
 from .tableau import STOOD, Tableau
 
 DEGREE = 6  # cards on the counting basis
@@ -150,7 +150,7 @@ def value_terms(tableau: Tableau):
     return tuple(np.concatenate(x) for x in zip(*parts))
 
 
-MEET, CLASS_OF_MATCHES = np.array(lean.MEET), np.array(lean.CLASS_OF_MATCHES)  # how two cards match; hand classes by matches
+MEET, CLASS_OF_MATCHES = np.array(basis.MEET), np.array(basis.CLASS_OF_MATCHES)  # how two cards match; hand classes by matches
 
 
 def hand_class_counts(n: np.ndarray) -> np.ndarray:

@@ -59,6 +59,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import closedforms, plancache
+from .closedforms import one_shoe
 from .cards import KINDS, kind_attributes
 from .conditions import settled_masks
 from .engine import TooMuchDetail, class_sums, free_ways, orderings, sorted_tuples
@@ -358,16 +359,6 @@ class Polynomials:
         if key not in kept:
             kept[key] = [np.ascontiguousarray(self.coefficients[start:end].T.astype(dtype)) for _, start, end in self.free]
         return kept[key]
-
-
-def one_shoe(polynomials, n) -> list[int]:
-    """Each line's ordered 6-card sequences from one shoe of card counts ``n`` (52, by kind), by
-    compiled Polynomials or a closed form (closedforms.py): in int64 up to FAST_CARDS cards
-    (``many``), in Python integers beyond (``evaluate`` on objects), exact for any shoe."""
-    n = np.array([int(x) for x in n], object)
-    if n.sum() > FAST_CARDS:
-        return polynomials.evaluate(n[None, :], object)[0].tolist()
-    return polynomials.many(n[None, :].astype(np.int64))[0].tolist()
 
 
 SUIT_KINDS = np.array([[k % 4 == s for k in range(KINDS)] for s in range(4)])  # [suit, kind]

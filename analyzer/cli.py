@@ -697,8 +697,14 @@ def results(table_names, db, since, until, by_bet, out, force, wide, fmt, exact)
     computing = LazyModule("analyzer.results")
     wagers_module = LazyModule("analyzer.wagers")
     since_at, until_at = wagers_module.period(since, "--since"), wagers_module.period(until, "--until")
+    if since_at and until_at and until_at <= since_at:
+        raise click.ClickException(f"--until ({until_at}) is not after --since ({since_at}): no time between them")
+    if by_bet and fmt == "csv":
+        raise click.ClickException("--bets adds a table a table, and a CSV file holds one: with --format csv, use "
+                                   "--report DIR (a CSV file a table)")
     if out is not None:
         par.check_destination(out, force)
+    table_names = list(dict.fromkeys(table_names))  # a table named twice is one table
     store = tables_kept.Store(db, create=False)
     for name in table_names:
         store.table_id(name)  # no such table: said before anything is read

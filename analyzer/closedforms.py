@@ -221,8 +221,6 @@ class ClosedForm:
 
     def counts(self, n) -> list[int]:
         """Each line's ordered 6-card sequences from a shoe of card counts ``n`` (52, by kind)."""
-        from .cardcount import one_shoe  # cardcount imports this module
-
         return one_shoe(self, n)
 
     def many(self, n: np.ndarray) -> np.ndarray:
@@ -900,3 +898,13 @@ def one_form(conditions: tuple, tableau) -> ClosedForm | None:
     if form is None and suit_set_lines(conditions) is not None:
         return SuitSets((conditions,), tableau)
     return form
+
+
+def one_shoe(polynomials, n) -> list[int]:
+    """Each line's ordered 6-card sequences from one shoe of card counts ``n`` (52, by kind), by
+    compiled Polynomials (cardcount.py) or a closed form (here): in int64 up to FAST_CARDS cards
+    (``many``), in Python integers beyond (``evaluate`` on objects), exact for any shoe."""
+    n = np.array([int(x) for x in n], object)
+    if n.sum() > FAST_CARDS:
+        return polynomials.evaluate(n[None, :], object)[0].tolist()
+    return polynomials.many(n[None, :].astype(np.int64))[0].tolist()

@@ -268,7 +268,7 @@ def figures(state: State, start: Shoe, rules, spec: TableSpec | None = None) -> 
     figures for the next coup (``bets``, as `now --format json` gives them) and those with
     positive expectation, sorted by EV; none once the shoe is over (the coup after the cut card
     dealt, or fewer than 6 cards left)."""
-    from .views.edge import edge, is_positive
+    from .analysis import analyse, bet_row, is_positive
 
     out = {"shoe": state.shoe, "coups": len(state.coups), "cut": state.cut is not None}
     if state.closed:
@@ -287,7 +287,7 @@ def figures(state: State, start: Shoe, rules, spec: TableSpec | None = None) -> 
         out["table_count"] = count_figures(rules, spec.count, state.seen(), shoe.size)
     if state.cut is not None and len(state.coups) > state.cut or out["cards_left"] < 6:
         return out | {"over": True, "bets": [], "positive": []}
-    bets = edge(rules, shoe).data["bets"]
+    bets = [bet_row(result) for result in analyse(rules, shoe)]  # the rows `now --format json` gives
     positive = sorted(((row["ev"], row["bet"]) for row in bets if is_positive(row["ev"])), reverse=True)
     return out | {"over": False, "bets": bets, "positive": [bet for _, bet in positive]}
 
@@ -302,7 +302,7 @@ def count_figures(rules, system: str, seen, unseen: int) -> dict:
     {'system': 'dragon_7_jacobson', 'running': 4, 'true': Fraction(8, 15), 'true_shown': '+0.5'}
     """
     from .counting import running_count, true_count
-    from .render import decimal
+    from .numbers import decimal
 
     tags = dict(rules.count_systems)[system]
     running = running_count(tags, seen)
@@ -351,7 +351,7 @@ def record(store, name: str, data) -> dict:
     ``{"event": its number, "figures": ..., "type", "shoe", "body", "at"}`` (the event as kept) and
     the table's ``spec`` and ``created``. Stale (store.py) if ``after`` is not the table's
     last event; a BaccaratError, and nothing kept, if the event is not one the table can take."""
-    from .render import to_json
+    from .numbers import to_json
     from .rulefile import get_rules
     from .store import Stale, now_text
 

@@ -144,16 +144,18 @@ class CoupFigures:
     closed: frozenset = frozenset()  # bets across coups that their rules do not let be placed before this coup
 
 
-def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
-    """(shoe, coup number) -> CoupFigures for every coup of a table: the EVs of ``bets`` by the
-    batch evaluator (every shoe state at once), their settlement by the simulator's (exact)."""
+def coup_figures(name: str, deal: Deal, bets: list[str], wanted: set | None = None) -> dict:
+    """(shoe, coup number) -> CoupFigures for every coup of a table (of those ``wanted``, where
+    given): the EVs of ``bets`` by the batch evaluator (every shoe state at once), their
+    settlement by the simulator's (exact; every coup settled, bets across coups reading the coups
+    after theirs)."""
     import numpy as np
 
     from .batch import evaluate_many
     from .layout import coup_fields
     from .simulate import exact_nets, placed, settled_lines
 
-    rules = deal.rules.only(bets)
+    rules = only(deal.rules, bets)
     for bet in rules.bets:
         if not bet.numeric:
             raise BaccaratError(f"bet {bet.id!r} pays an amount that is not a number (a meter): it cannot be reviewed")
@@ -166,7 +168,8 @@ def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
             raise BaccaratError(f"{deal.source or f'table {name!r}'}, line {step.coup.line}: the coup gives a card "
                                 "without its suit, and "
                                 f"bet {card_level[0]!r} reads suits (write each card with its suit, such as 9h)")
-    batch = evaluate_many(rules, [m.before for m in moments])
+    asked = [i for i, m in enumerate(moments) if wanted is None or (m.shoe, m.number) in wanted]
+    batch = evaluate_many(rules, [moments[i].before for i in asked])
     kinds = np.array([places_of(m.coup.cards, rules.tableau) for m in moments], np.int64)
     shoe_index = {s: i for i, s in enumerate(dict.fromkeys(m.shoe for m in moments))}
     shoe_of = np.array([shoe_index[m.shoe] for m in moments])
@@ -174,8 +177,8 @@ def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
     fields = coup_fields(kinds)
     open_ = {bet.id: placed(bet, shoe_of, fields) for bet in rules.bets if bet.series is not None}
     out = {}
-    for i, m in enumerate(moments):
-        results = batch.results(i)
+    for j, i in enumerate(asked):
+        m, results = moments[i], batch.results(j)
         out[m.shoe, m.number] = CoupFigures(
             name, m.shoe, m.number, m.coup.line, m.coup.cards, m.before,
             {r.bet.id: r.ev for r in results},
@@ -183,6 +186,23 @@ def coup_figures(name: str, deal: Deal, bets: list[str]) -> dict:
             {bet.id: nets[i][b] for b, bet in enumerate(rules.bets)},
             frozenset(bet for bet, mask in open_.items() if not mask[i]))
     return out
+
+
+_SUBSETS: dict = {}  # (id(rules), bets) -> (rules, the same rules with these bets alone), at most SUBSETS
+SUBSETS = 256
+
+
+def only(rules, bets) -> object:
+    """``rules.only(bets)``, the same object each time it is asked again (a rule set's compiled plan
+    is found by identity: batch.plan_of), so that the figures asked again and again of a table's
+    bets - the overview's results every few seconds - compile its plan once."""
+    key = (id(rules), tuple(sorted(bets)))
+    kept = _SUBSETS.get(key)
+    if kept is None or kept[0] is not rules:
+        if len(_SUBSETS) >= SUBSETS:
+            _SUBSETS.pop(next(iter(_SUBSETS)))
+        kept = _SUBSETS[key] = (rules, rules.only(list(bets)))
+    return kept[1]
 
 
 def places_of(cards: tuple, tableau) -> list[int]:
@@ -815,9 +835,9 @@ def deals_from_store(store, tables: list[str] | None = None, shoes: set | None =
     names = tables or [row["name"] for row in store.table_rows()]
     for name in names:
         spec = store.table(name)["spec"]
-        numbers = sorted({row["shoe"] for row in store.shoe_rows(name)
-                          if shoes is None or (name, str(row["shoe"])) in shoes})
-        kept = [kept_shoe(store.event_rows(name, shoe=n), n) for n in numbers]
+        numbers = sorted({shoe for (_, shoe) in store.shoe_marks([name])  # (one light query: no figures read)
+                          if shoes is None or (name, str(shoe)) in shoes})
+        kept = [kept_shoe(store.event_rows(name, shoe=n, figures=False), n) for n in numbers]
         out[name] = Deal(get_rules(spec["rules"]), Shoe.decks(spec["decks"]), kept, f"table {name!r}")
     return out
 

@@ -30,8 +30,11 @@ the sum (``outside`` says how many). Where the bets of a coup read too much of t
 enumerated together, that coup's variance is replaced by an exact upper bound, k x the sum of
 (amount^2 x variance) over its k bets (Cauchy-Schwarz), and ``bounded`` counts those coups.
 
-Wagers on a coup not dealt yet are set aside (``pending``); a voided coup's wagers ride on the
-coup dealt in its place, as in game protection (protect.on_standing_coups).
+Wagers on a coup not dealt yet are set aside (``pending``), and so are those on a bet across
+coups whose shoe is still in play (``unsettled``: the coups that settle them are to come) or
+placed where its rules close it (``closed``: such a wager is refused by a review, taken by a pit);
+a voided coup's wagers ride on the coup dealt in its place, as in game protection
+(protect.on_standing_coups).
 """
 
 from __future__ import annotations
@@ -61,6 +64,8 @@ class Results:
     bounded: int = 0  # coups whose variance is an upper bound (their bets read too much at once)
     outside: int = 0  # wagers on bets across coups: in the win and the theoretical win, not the variance
     pending: int = 0  # wagers on coups not dealt yet, set aside
+    unsettled: int = 0  # wagers on bets across coups in a shoe still in play, not settled yet: set aside
+    closed: int = 0  # wagers on a bet across coups before a coup its rules let it be placed at: set aside
     rules: str = ""
     bets: dict = field(default_factory=dict)  # bet -> [wagers, handle, win, theoretical]
 
@@ -83,7 +88,8 @@ class Results:
         return float((self.win - self.theoretical) / Fraction(self.sd)) if self.variance else None
 
     def add(self, other: Results) -> None:
-        for name in ("wagers", "coups", "handle", "win", "theoretical", "variance", "bounded", "outside", "pending"):
+        for name in ("wagers", "coups", "handle", "win", "theoretical", "variance", "bounded", "outside", "pending",
+                     "unsettled", "closed"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for bet, figures in other.bets.items():
             mine = self.bets.setdefault(bet, [0, Fraction(0), Fraction(0), Fraction(0)])
@@ -98,7 +104,7 @@ class Results:
                 "theoretical_hold": self.theoretical_hold, "difference": self.win - self.theoretical,
                 "variance": self.variance, "sd": f"{self.sd:.2f}",
                 "z": None if self.z is None else f"{self.z:.2f}", "bounded": self.bounded, "outside": self.outside,
-                "pending": self.pending,
+                "pending": self.pending, "unsettled": self.unsettled, "closed": self.closed,
                 "bets": [{"bet": bet, "wagers": n, "handle": handle, "win": win, "theoretical": theo}
                          for bet, (n, handle, win, theo) in sorted(self.bets.items())]}
 
@@ -128,34 +134,50 @@ def coup_variance(rules, before, amounts: dict) -> tuple[Fraction, Fraction, boo
     True
     """
     from . import engine
+    from .bets import WALK_CLASSES, live_classes_count
     from .layout import Detail, union
 
     bets = [rules.bet(b) for b in amounts]
     needs = union(b.needs for b in bets)
     try:
         if needs.cards:
-            dist = engine.enumerate_cards(before, rules.tableau, Detail.of(needs))
+            detail = Detail.of(needs)
+            if detail.tableau and live_classes_count(before, detail) > WALK_CLASSES:  # refused before any walk
+                raise engine.TooMuchDetail("the bets read too much of the cards together")
+            dist = engine.enumerate_cards(before, rules.tableau, detail)
         else:
             dist = engine.enumerate_coup(before, rules.tableau)
-    except engine.TooMuchDetail:
-        from .analysis import analyse
-
-        results = {r.bet.id: r for r in analyse(rules.only(list(amounts)), before)}
-        mean = sum((Fraction(a) * results[b].ev for b, a in amounts.items()), Fraction(0))
-        bound = len(amounts) * sum((Fraction(a) ** 2 * results[b].variance for b, a in amounts.items()), Fraction(0))
-        return mean, bound, False
+    except (engine.TooMuchDetail, MemoryError):
+        return bounded(rules, before, amounts)
     signatures, counts = joint_counts(bets, dist)
-    scale = math.lcm(*(Fraction(a).denominator for a in amounts.values()), *(b.integer_nets[0] for b in bets))
+    # Each bet's net per unit is nets[k] / d (Bet.integer_nets); a stake a = p / q on it nets
+    # a * nets[k] / d, an integer times 1 / scale once scale is a multiple of q * d for every bet.
+    scale = math.lcm(*(Fraction(amounts[b.id]).denominator * b.integer_nets[0] for b in bets))
     columns = []  # for each bet, its net in each of its settlements (the last: no line holds), times scale
     for bet in bets:
         d, nets = bet.integer_nets
-        stake = Fraction(amounts[bet.id]) * scale / d  # an integer: scale is a multiple of d and of the stake's denominator
-        columns.append([int(stake * n) for n in nets] + [-int(stake * d)])
+        stake = Fraction(amounts[bet.id]) * scale / d
+        assert stake.denominator == 1, "scale is a multiple of the stake's denominator times d"
+        stake = int(stake)
+        columns.append([stake * n for n in nets] + [-stake * d])
     whole = [sum(column[k] for column, k in zip(columns, row)) for row in signatures]  # the coup's net, times scale
     first = sum(w * c for w, c in zip(whole, counts))
     second = sum(w * w * c for w, c in zip(whole, counts))
     total = dist.total
     return Fraction(first, scale * total), Fraction(second * total - first * first, (scale * total) ** 2), True
+
+
+def bounded(rules, before, amounts: dict) -> tuple[Fraction, Fraction, bool]:
+    """(mean, an upper bound of the variance, False) where the bets cannot be enumerated
+    together: the mean is their EVs' sum, the bound k x the sum of amount^2 x variance over the
+    k bets (Cauchy-Schwarz: (sum of a_i x_i)^2 <= k sum of (a_i x_i)^2), exact."""
+    from .analysis import analyse
+    from .protect import only
+
+    results = {r.bet.id: r for r in analyse(only(rules, list(amounts)), before)}
+    mean = sum((Fraction(a) * results[b].ev for b, a in amounts.items()), Fraction(0))
+    bound = len(amounts) * sum((Fraction(a) ** 2 * results[b].variance for b, a in amounts.items()), Fraction(0))
+    return mean, bound, False
 
 
 SPLIT = 1 << 26  # sequences counted as hi * SPLIT + lo: float64 sums of each are exact (see joint_counts)
@@ -168,10 +190,11 @@ def joint_counts(bets: list, dist) -> tuple[list[tuple], list[int]]:
     the bets' settlements. Each bet's settlement in each cell is worked out once a layout
     (layout.memo).
 
-    Sequences are summed by code with numpy's bincount, whose weights are float64: each count
-    is split as hi * 2**26 + lo, and both sums are exact, being below 2**53 - lo < 2**26 over at
-    most 2**27 cells, hi below 2**63 / 2**26 = 2**37 in all. Shoes beyond int64 (object counts),
-    and more codes than MAX_CODES, are summed by sorting instead."""
+    Sequences are summed by code (the settlements in mixed radix) with numpy's bincount, whose
+    weights are float64: each count is split as hi * 2**26 + lo, and both sums are exact, being
+    below 2**53 - lo < 2**26 over at most 2**27 cells, hi below 2**63 / 2**26 = 2**37 in all.
+    Shoes beyond int64 (object counts), and more codes than MAX_CODES, are summed by sorting
+    instead; codes past 2**62 (some 35 bets on one coup) by comparing the settlements as rows."""
     import numpy as np
 
     from .conditions import settled_masks
@@ -186,11 +209,16 @@ def joint_counts(bets: list, dist) -> tuple[list[tuple], list[int]]:
             return settled
         return memo(dist.fields, ("settlement", bet.conditions), compute)
 
-    code, size = np.zeros(len(dist.sequences), np.int64), 1
+    size = math.prod(len(bet.lines) + 1 for bet in bets)
+    sequences = dist.sequences
+    if size >= 2**62:  # codes past int64: the settlements compared as rows
+        rows, inverse = np.unique(np.stack([settlement(bet) for bet in bets], axis=1), axis=0, return_inverse=True)
+        sums = np.zeros(len(rows), sequences.dtype)
+        np.add.at(sums, inverse.reshape(-1), sequences)
+        return [tuple(map(int, row)) for row in rows], [int(c) for c in sums]
+    code = np.zeros(len(dist.sequences), np.int64)
     for bet in bets:
         code = code * (len(bet.lines) + 1) + settlement(bet)
-        size *= len(bet.lines) + 1
-    sequences = dist.sequences
     if sequences.dtype != object and size <= MAX_CODES and len(code) < SPLIT * 2:
         hi, lo = np.divmod(sequences, SPLIT)
         sums = np.bincount(code, hi, size).astype(np.int64) * SPLIT + np.bincount(code, lo, size).astype(np.int64)
@@ -212,12 +240,16 @@ def joint_counts(bets: list, dist) -> tuple[list[tuple], list[int]]:
 
 # Each coup's (mean, variance, exact), kept: the overview asks for the shift's results again and
 # again, and a coup's figures do not change (the key holds the shoe before it and its wagers).
-COUPS = Recent(200_000, size=lambda value: 1)
+COUPS = Recent(40_000, size=lambda value: 1)  # a day of a 20-table pit is some 13,000 coups; an entry a few hundred bytes
+
+
+KEY_VERSION = "variance 2"  # changed whenever the way a coup's variance is worked out changes: none kept before is read
 
 
 def coup_key(table: str, before, amounts: dict) -> str:
-    """A coup's key among the variances kept: its table (its name and when it was made, or for
-    wagers read from files its rule set), the shoe before the coup, and the amount on each bet.
+    """A coup's key among the variances kept: its table (its name, when it was made and its rule
+    set, or for wagers read from files the rule set), the shoe before the coup, the amount on
+    each bet, and KEY_VERSION.
 
     >>> from .cards import Shoe
     >>> len(coup_key("bac-7|2026-11-28T08:00:00Z", Shoe.decks(8), {"tie": Fraction(5)}))
@@ -225,7 +257,7 @@ def coup_key(table: str, before, amounts: dict) -> str:
     """
     import hashlib
 
-    text = f"{table}|{before.counts}|{sorted((bet, str(amount)) for bet, amount in amounts.items())}"
+    text = f"{KEY_VERSION}|{table}|{before.counts}|{sorted((bet, str(amount)) for bet, amount in amounts.items())}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -251,12 +283,13 @@ def joint_variances(rules, table: str, coups: list, store=None) -> list[tuple[Fr
 # -- a period's wagers ----------------------------------------------------------------------------
 
 
-def results(wagers: list, deals: dict, store=None, made: dict | None = None) -> list[Results]:
+def results(wagers: list, deals: dict, store=None, made: dict | None = None, live=frozenset()) -> list[Results]:
     """Each table's results from ``wagers`` (protect.Wager, each on its coup as the shoe stands)
     and the tables' coups (``deals``, table -> protect.Deal), tables by name; then, where there
     are several, their sum (table ""). With the pit's ``store`` (and ``made``, each table's
-    creation time), each coup's variance is kept there once worked out."""
-    from .protect import check_wager, coup_figures
+    creation time), each coup's variance is kept there once worked out. ``live``: the (table,
+    shoe) still in play, whose wagers on bets across coups are not settled yet (set aside)."""
+    from .protect import check_wager
 
     by_table = defaultdict(list)
     for w in wagers:
@@ -272,9 +305,10 @@ def results(wagers: list, deals: dict, store=None, made: dict | None = None) -> 
             check_wager(w, deals, {table: bet_ids})
         done = Results(table, pending=len(placed) - len(due), rules=deal.rules.name)
         if due:
-            figures = coup_figures(table, deal, sorted({w.bet for w in due}))
-            key = f"{table}|{made[table]}" if store is not None and made else f"{table}|{deal.rules.name}|{id(deal.rules)}"
-            table_of_coups(done, due, figures, deal.rules, key, store)
+            key = f"{table}|{made[table]}|{deal.rules.name}" if store is not None and made else \
+                f"{table}|{deal.rules.name}|{id(deal.rules)}"
+            figures = kept_figures(table, key, deal, sorted({w.bet for w in due}), {(w.shoe, w.coup) for w in due})
+            table_of_coups(done, due, figures, deal.rules, key, store, {s for t, s in live if t == table})
         out.append(done)
     if len(out) > 1:
         total = Results("", rules="")
@@ -284,7 +318,31 @@ def results(wagers: list, deals: dict, store=None, made: dict | None = None) -> 
     return out
 
 
-def table_of_coups(done: Results, wagers: list, figures: dict, rules, table: str = "", store=None) -> None:
+# Each coup's figures (its bets' EVs, variances and nets), kept: a shoe in play is asked for again at
+# every coup, and its earlier coups' figures do not change (the key holds the shoe before the coup,
+# its cards and the bets asked). A bet across coups is settled by the coups after it: never kept.
+FIGURES = Recent(60_000, size=lambda figures: len(figures.ev))  # bets' figures, some 500 bytes each: 30 MB at most
+
+
+def kept_figures(table: str, key: str, deal, bets: list[str], wanted: set) -> dict:
+    """protect.coup_figures of the ``wanted`` coups, those worked out before read from FIGURES."""
+    from .protect import coup_figures
+    from .replay import steps
+
+    if any(deal.rules.bet(b).series is not None for b in bets):
+        return coup_figures(table, deal, bets, wanted)
+    keys = {(m.shoe, m.number): (key, tuple(bets), m.before.counts, tuple(m.coup.cards))
+            for m in steps(deal.start, deal.shoes, deal.rules.tableau) if (m.shoe, m.number) in wanted}
+    found = {coup: FIGURES.get(k) for coup, k in keys.items()}
+    missing = {coup for coup, figures in found.items() if figures is None}
+    if missing:
+        for coup, figures in coup_figures(table, deal, bets, missing).items():
+            found[coup] = FIGURES.put(keys[coup], figures)
+    return found
+
+
+def table_of_coups(done: Results, wagers: list, figures: dict, rules, table: str = "", store=None,
+                   live=frozenset()) -> None:
     """Add each coup's wagers to ``done``: handle, win, theoretical win, and the coup's variance
     (the amounts on each bet summed first: one product a bet and coup, not one a wager)."""
     by_coup = defaultdict(list)
@@ -294,14 +352,18 @@ def table_of_coups(done: Results, wagers: list, figures: dict, rules, table: str
     sums = defaultdict(lambda: [0, 0, 0, 0])  # bet -> wagers, handle, win, theoretical: summed a bet at a time
     for key, coup_wagers in by_coup.items():
         coup = figures[key]
-        closed = next((w for w in coup_wagers if w.bet in coup.closed), None)
-        if closed is not None:
-            raise BaccaratError(f"{closed.where}: bet {closed.bet!r} cannot be placed before coup {coup.number} of its "
-                                "shoe (its rules close it there)")
         amounts, counts = defaultdict(int), defaultdict(int)
         for w in coup_wagers:
+            if w.bet in coup.closed:  # a bet across coups its rules do not let be placed here (the pit took it)
+                done.closed += 1
+                continue
+            if coup.variance[w.bet] is None and w.shoe in live:  # a bet across coups, its shoe in play: not settled yet
+                done.unsettled += 1
+                continue
             amounts[w.bet] += w.amount
             counts[w.bet] += 1
+        if not amounts:
+            continue
         done.coups += 1
         varied = {}
         for bet, amount in amounts.items():
@@ -351,13 +413,15 @@ def store_results(store, tables: list[str] | None = None, since: str | None = No
                             "at a time")
     names = sorted({name for name, _ in marks}, key=natural)
     events = store.shoe_marks(names) if names else {}
+    tables_now = {name: store.table(name) for name in names}
     out = []
     for name in names:
         done = None
         for (table, shoe), mark in sorted(marks.items()):
             if table == name:
-                key = (store.target, name, shoe, events.get((name, shoe)), mark, since, until)
-                part = SHOES.kept(key, lambda: shoe_results(store, name, shoe, since, until))
+                key = (store.target, name, shoe, events.get((name, shoe)), mark, since, until,
+                       in_play(tables_now[name], shoe))
+                part = SHOES.kept(key, lambda: shoe_results(store, name, shoe, since, until, tables_now[name]))
                 if done is None:
                     done = Results(name, rules=part.rules)
                 done.add(part)
@@ -374,16 +438,24 @@ def store_results(store, tables: list[str] | None = None, since: str | None = No
     return out
 
 
-SHOES = Recent(20_000, size=lambda value: 1)  # (store, table, shoe, its last event, its wagers' mark, period) -> Results
+SHOES = Recent(2_000, size=lambda value: 1)  # (store, table, shoe, its last event, its wagers' mark, period) -> Results
 
 
-def shoe_results(store, name: str, shoe: int, since: str | None, until: str | None) -> Results:
-    """One shoe's results (a table's wagers on it in the period)."""
+def shoe_results(store, name: str, shoe: int, since: str | None, until: str | None, table: dict) -> Results:
+    """One shoe's results (a table's wagers on it in the period); ``table`` the table as the store
+    gives it now."""
     from .protect import deals_from_store, on_standing_coups, wagers_from_store
 
     wagers = wagers_from_store(store, [name], since, until, shoe=shoe)
     deals = deals_from_store(store, [name], {(name, str(shoe))})
-    return results(on_standing_coups(wagers, deals), deals, store, {name: store.table(name)["created"]})[0]
+    live = {(name, str(shoe))} if in_play(table, shoe) else set()
+    return results(on_standing_coups(wagers, deals), deals, store, {name: table["created"]}, live)[0]
+
+
+def in_play(table: dict, shoe: int) -> bool:
+    """Whether shoe number ``shoe`` is the table's shoe in play (not over, not closed)."""
+    figures = table["figures"] or {}
+    return figures.get("shoe") == shoe and figures.get("over") is False
 
 
 def natural(name: str) -> tuple:

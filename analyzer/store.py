@@ -68,7 +68,7 @@ def engine_url(url: str) -> str:
 
 
 def schema():
-    """(metadata, meta, tables, events, wagers, variances): the schema of SCHEMA_VERSION, in one place."""
+    """(metadata, meta, tables, events, wagers, variances, answers): the schema of SCHEMA_VERSION, in one place."""
     from sqlalchemy import Column, ForeignKey, Index, Integer, MetaData, String, Table, Text
 
     metadata = MetaData()
@@ -107,7 +107,11 @@ def schema():
                       Column("mean", Text, nullable=False),  # exact, "p/q"
                       Column("variance", Text, nullable=False),
                       Column("exact", Integer, nullable=False))  # 0: the variance is an upper bound
-    return metadata, meta, tables, events, wagers, variances
+    answers = Table("answers", metadata,  # version 4: what a server worked out for its screens, kept for the others
+                    Column("key", String(200), primary_key=True),
+                    Column("value", Text, nullable=False),  # JSON
+                    Column("at", String(32), nullable=False))
+    return metadata, meta, tables, events, wagers, variances, answers
 
 
 def now_text() -> str:
@@ -147,7 +151,7 @@ class Store:
             def sqlite_begin(connection):  # a writer takes the write lock at once: no reader's upgrade to fail
                 connection.exec_driver_sql("BEGIN IMMEDIATE" if connection.get_execution_options().get("write") else "BEGIN")
         self.writer = self.engine.execution_options(write=True)
-        self.metadata, self.meta, self.tables, self.events, self.wagers, self.variances = schema()
+        self.metadata, self.meta, self.tables, self.events, self.wagers, self.variances, self.answers = schema()
         try:
             self.migrate()
         except BaccaratError:
@@ -196,8 +200,26 @@ class Store:
             index.create(connection, checkfirst=True)
 
     def migrate_3_to_4(self, connection):
-        """Version 4: each coup's wagers' variance, kept once worked out (results.py)."""
+        """Version 4: each coup's wagers' variance, kept once worked out (results.py), and the
+        answers a server's tally works out for the screens (the day's results)."""
         self.variances.create(connection, checkfirst=True)
+        self.answers.create(connection, checkfirst=True)
+
+    def keep_answer(self, key: str, value: str) -> None:
+        """Keep ``value`` (JSON text) under ``key``, now, in place of what was there."""
+        a = self.answers
+        with self.writer.begin() as connection:
+            connection.execute(a.delete().where(a.c.key == key))
+            connection.execute(a.insert().values(key=key, value=value, at=now_text()))
+
+    def answer(self, key: str) -> tuple[str, str] | None:
+        """(value, when it was kept) of the answer kept under ``key``, or None."""
+        from sqlalchemy import select
+
+        a = self.answers
+        with self.engine.connect() as connection:
+            row = connection.execute(select(a.c.value, a.c.at).where(a.c.key == key)).first()
+        return None if row is None else (row.value, row.at)
 
     def kept_variances(self, keys: list[str]) -> dict:
         """key -> (mean, variance, exact) of those of ``keys`` kept (results.coup_key), read in parts."""
@@ -212,23 +234,22 @@ class Store:
         return out
 
     def keep_variances(self, rows: dict) -> None:
-        """Keep key -> (mean, variance, exact), in one transaction; a key kept already (another
-        process worked it out too: the same figures) is left as it is."""
-        from sqlalchemy import select
-        from sqlalchemy.exc import IntegrityError
+        """Keep key -> (mean, variance, exact), in one transaction: a key kept already (another
+        process worked it out too: the same figures) left as it is (INSERT ... ON CONFLICT DO
+        NOTHING, in SQLite and PostgreSQL alike). They are a cache: where they cannot be written
+        (a reader's role, a database that is read-only), nothing is kept and nothing is said."""
+        from sqlalchemy.exc import SQLAlchemyError
 
-        v = self.variances
+        if self.engine.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
+        values = [{"key": k, "mean": str(m), "variance": str(v), "exact": int(e)} for k, (m, v, e) in rows.items()]
         try:
             with self.writer.begin() as connection:
-                keys = list(rows)
-                there = set()
-                for start in range(0, len(keys), 500):
-                    there |= set(connection.execute(select(v.c.key).where(v.c.key.in_(keys[start:start + 500]))).scalars())
-                new = [{"key": k, "mean": str(m), "variance": str(var), "exact": int(e)}
-                       for k, (m, var, e) in rows.items() if k not in there]
-                if new:
-                    connection.execute(v.insert(), new)
-        except IntegrityError:  # another process kept some of them meanwhile: the same figures, kept once
+                for start in range(0, len(values), 500):
+                    connection.execute(insert(self.variances).on_conflict_do_nothing(), values[start:start + 500])
+        except SQLAlchemyError:
             pass
 
     def add_wagers(self, name: str, after: int, shoe: int, coup: int, rows: list[dict]) -> list[int]:
@@ -395,20 +416,24 @@ class Store:
                 select(e.c.number, e.c.figures).where(e.c.table_id == table_id, e.c.number.in_([s["last"] for s in shoes])))}
         return [s | {"cards_left": lasts.get(s["last"], {}).get("cards_left")} for s in shoes]
 
-    def event_rows(self, name: str, after: int = 0, shoe: int | None = None, limit: int = MAX_LIST) -> list[dict]:
+    def event_rows(self, name: str, after: int = 0, shoe: int | None = None, limit: int = MAX_LIST,
+                   figures: bool = True) -> list[dict]:
         """A table's events numbered above ``after`` (of one ``shoe`` if given), in order, at most
-        ``limit`` of them: number, type, shoe, the event, the figures after it, when it was kept."""
-        from sqlalchemy import select
+        ``limit`` of them: number, type, shoe, the event, the figures after it (None without
+        ``figures``: some 70 KB of JSON an event not read), when it was kept."""
+        from sqlalchemy import null, select
 
         table_id = self.table_id(name)
         e = self.events
-        query = select(e).where(e.c.table_id == table_id, e.c.number > after)
+        query = select(e.c.number, e.c.type, e.c.shoe, e.c.body, e.c.figures if figures else null().label("figures"),
+                       e.c.at).where(e.c.table_id == table_id, e.c.number > after)
         if shoe is not None:
             query = query.where(e.c.shoe == shoe)
         query = query.order_by(e.c.number).limit(min(limit, MAX_LIST))
         with self.engine.connect() as connection:
             return [{"event": row.number, "type": row.type, "shoe": row.shoe, "body": json.loads(row.body),
-                     "figures": json.loads(row.figures), "at": row.at} for row in connection.execute(query)]
+                     "figures": json.loads(row.figures) if figures else None, "at": row.at}
+                    for row in connection.execute(query)]
 
     def last_events(self) -> dict[str, int]:
         """Each table's last event number (one light query: what a screen's watch looks at)."""

@@ -12,7 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from .errors import BaccaratError
-from .render import decimal, percent
+from .numbers import decimal, percent
 
 
 def symbol(name: str):

@@ -1,7 +1,8 @@
 """Soak: a pit of tables dealt by feeds and followed by screens, through `baccarat serve`, on this
 machine only (127.0.0.1), bounded in time.
 
-Run: python scripts/soak_pit.py [--minutes 10] [--tables 20] [--screens 100] [--overviews 20] [--interval 3] [--db URL]
+Run: python scripts/soak_pit.py [--minutes 10] [--tables 20] [--screens 100] [--overviews 20] [--interval 3]
+     [--wagers 0] [--db URL]
 
 Each table's feed deals real 8-deck shoes (shuffled, seeded) a coup every --interval seconds,
 each coup sent with the last event number it saw; the screens follow the tables' streams (each
@@ -11,6 +12,11 @@ from each event's acknowledgement to each screen's receipt, table screens and ov
 target: under half a core), the server's memory (its process and its workers, resident) after
 the warm-up and at the end (the target: at most 10 % growth), what one screen receives a minute,
 and at the end every kept coup's figures against a fresh replay of its shoe (all equal).
+
+With ``--wagers N``, each feed places N wagers (catalogue bets, 5 to 500) before each coup, as a
+table system would, and each overview also asks for the day's results every 15 s, as the page
+does (GET /api/results): reported, those requests' times, and the CPU of the server's every
+process (the tally process, which works out each coup's variance as the day goes, among them).
 """
 
 import argparse
@@ -34,6 +40,27 @@ from analyzer.cards import VALUES, RANKS  # noqa: E402
 from analyzer.tableau import PUNTO_BANCO  # noqa: E402
 
 SUITS = "shdc"
+BETS = ["banker", "player", "tie", "player_pair", "banker_pair", "dragon_7", "panda_8", "either_pair", "perfect_pair"]
+AMOUNTS = [5, 10, 25, 100, 500]
+RESULTS_EVERY = 15  # seconds between two asks of an overview for the day's results (pit.js: RESULTS_MS)
+
+
+class Results(threading.Thread):
+    """An overview's asks for the day's results, every RESULTS_EVERY seconds: how long each took."""
+
+    def __init__(self, port, until, seed):
+        super().__init__(daemon=True)
+        self.port, self.until, self.times, self.failed = port, until, [], []
+        self.offset = random.Random(seed).random() * RESULTS_EVERY
+
+    def run(self):
+        time.sleep(self.offset)
+        since = time.strftime("%Y-%m-%dT00:00:00Z", time.gmtime())
+        while time.monotonic() < self.until:
+            start = time.monotonic()
+            status, answer = call(self.port, "GET", f"/api/results?since={since}", timeout=120)
+            (self.times if status == 200 else self.failed).append(time.monotonic() - start)
+            time.sleep(max(0.0, RESULTS_EVERY - (time.monotonic() - start)))
 
 
 def call(port, method, path, body=None, timeout=30):
@@ -74,10 +101,18 @@ def children(pid: int) -> list[int]:
 class Feed(threading.Thread):
     """A table's feed: shoes dealt a coup every ``interval`` seconds until ``until``."""
 
-    def __init__(self, port, name, seed, interval, until, acknowledged):
+    def __init__(self, port, name, seed, interval, until, acknowledged, wagers=0):
         super().__init__(daemon=True)
         self.port, self.name, self.rng, self.interval, self.until = port, name, random.Random(seed), interval, until
-        self.acknowledged, self.errors, self.after = acknowledged, [], 0
+        self.acknowledged, self.errors, self.after, self.wagers = acknowledged, [], 0, wagers
+
+    def wager(self):
+        """``wagers`` wagers on the coming coup (a 409 when the table moved on is the feed's own race: counted)."""
+        items = [{"player": f"{self.name}-s{k}", "seat": k, "bet": self.rng.choice(BETS), "amount": self.rng.choice(AMOUNTS)}
+                 for k in range(1, self.wagers + 1)]
+        status, answer = call(self.port, "POST", f"/api/tables/{self.name}/wagers", {"after": self.after, "wagers": items})
+        if status != 201:
+            self.errors.append((status, answer))
 
     def send(self, event):
         status, answer = call(self.port, "POST", f"/api/tables/{self.name}/events", event | {"after": self.after})
@@ -101,6 +136,8 @@ class Feed(threading.Thread):
                 values = [VALUES[RANKS.index(c[0])] for c in cards[at:at + 6]]
                 taken = cards_taken(values, PUNTO_BANCO)
                 start = time.monotonic()
+                if self.wagers:
+                    self.wager()
                 self.send({"type": "coup", "cards": cards[at:at + taken]})
                 at += taken
                 time.sleep(max(0.0, self.interval - (time.monotonic() - start)))
@@ -144,6 +181,19 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def tree_cpu(pid: int) -> float:
+    """The CPU time of a process and of every process below it (those alive now)."""
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            total += cpu_seconds(p)
+            todo += children(p)
+        except OSError:
+            pass
+    return total
+
+
 def delay_line(what, screens, acknowledged):
     delays = sorted(arrived - acknowledged[key] for s in screens for key, arrived in s.arrived.items() if key in acknowledged)
     if not delays:
@@ -160,6 +210,7 @@ def main():
     ap.add_argument("--overviews", type=int, default=20)
     ap.add_argument("--interval", type=float, default=3.0)
     ap.add_argument("--rules", default="catalog")
+    ap.add_argument("--wagers", type=int, default=0, help="wagers placed before each coup at each table")
     ap.add_argument("--db", help="default: a SQLite file in a temporary folder")
     a = ap.parse_args()
     folder = tempfile.mkdtemp(prefix="soak-pit-")
@@ -180,28 +231,38 @@ def main():
         screens = [Screen(port, names[i % len(names)], until, warm) for i in range(a.screens)]
         overviews = [Screen(port, None, until, warm) for _ in range(a.overviews)]
         [s.start() for s in screens + overviews]
-        feeds = [Feed(port, name, i, a.interval, until, acknowledged) for i, name in enumerate(names)]
+        feeds = [Feed(port, name, i, a.interval, until, acknowledged, a.wagers) for i, name in enumerate(names)]
         [f.start() for f in feeds]
+        askers = [Results(port, until, i) for i in range(a.overviews)] if a.wagers else []
+        [r.start() for r in askers]
         memory, cpu = [], None
         while time.monotonic() < until:
             time.sleep(5)
             if time.monotonic() > warm:
                 if cpu is None:
-                    cpu = (time.monotonic(), cpu_seconds(server.pid))
+                    cpu = (time.monotonic(), cpu_seconds(server.pid), tree_cpu(server.pid))
                 memory.append((resident_mb(server.pid), resident_mb(server.pid, alone=True)))
-        cpu_end = (time.monotonic(), cpu_seconds(server.pid))
+        cpu_end = (time.monotonic(), cpu_seconds(server.pid), tree_cpu(server.pid))
         [f.join() for f in feeds]
         [s.join(timeout=10) for s in screens + overviews]
+        [r.join(timeout=130) for r in askers]
         missing = sum(1 for s in screens for key in acknowledged if key[0] == s.table and key not in s.arrived)
         print(f"soak: {a.tables} tables, a coup every {a.interval} s each, {a.screens} table screens and {a.overviews} "
               f"overview screens, {a.minutes} minutes; {len(acknowledged)} events kept, {sum(len(f.errors) for f in feeds)} refused")
         print(delay_line("table screens", screens, acknowledged) + f", {missing} not seen")
         # an overview shows each table's latest: an event overtaken by the next before it was sent is not missed
         print(delay_line("overview screens", overviews, acknowledged))
+        if askers:
+            asked = sorted(t for r in askers for t in r.times)
+            wagered = sum(1 for f in feeds for e in f.errors if e[0] == 409)
+            print(f"results asked {len(asked)} times by the overviews ({sum(len(r.failed) for r in askers)} failed): "
+                  f"p50 {statistics.median(asked) * 1000:.0f} ms, p99 {asked[int(0.99 * (len(asked) - 1))] * 1000:.0f} ms, "
+                  f"max {asked[-1] * 1000:.0f} ms; {wagered} wagers' posts refused as late" if asked else "results: never asked")
         if cpu is not None:
             seconds = cpu_end[0] - cpu[0]
             used = (cpu_end[1] - cpu[1]) / seconds
-            print(f"the HTTP process after warm-up: {used:.3f} of a core on average over {seconds:.0f} s")
+            print(f"the HTTP process after warm-up: {used:.3f} of a core on average over {seconds:.0f} s; the server's "
+                  f"every process {(cpu_end[2] - cpu[2]) / seconds:.3f}")
             for what, group in (("a table screen", screens), ("an overview screen", overviews)):
                 if group:
                     print(f"{what} receives {statistics.mean(s.bytes for s in group) / seconds * 60 / 1024:.1f} KB a minute")

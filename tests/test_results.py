@@ -70,6 +70,9 @@ CATALOG = get_rules("catalog")
     (["Ah", "Ad", "5s", "5h", "Kc", "9d", "3h", "8s", "8c"], {"banker": 100, "player": 100}),
     (["Ah", "Ad", "5s", "5h", "Kc", "9d", "3h", "8s", "2c"], {"banker": 25, "player": 10, "tie": 5, "player_pair": 5}),
     (["7h", "7d", "7s", "6h", "Qc", "Qd", "4h", "9s", "Tc"], {"player": "12.50", "banker_pair": 5, "player_pair": 1}),
+    # decimal amounts on a bet paying 19 to 20: the stakes' and the payouts' denominators together
+    (["Ah", "Ad", "5s", "5h", "Kc", "9d", "3h", "8s", "8c"], {"banker": "12.50", "player": 10}),
+    (["Ah", "Ad", "5s", "5h", "Kc", "9d", "3h", "8s", "2c"], {"banker": "2.50", "tie": 1, "player": "0.01"}),
     # a bet that reads suits beside the others: the coup enumerated at the card detail they read together
     (["Ah", "2d", "5s", "5h", "Kc", "9d", "3h", "8s", "Jd"], {"banker": 10, "player_red": 5, "tie": 1}),
 ])
@@ -174,9 +177,12 @@ def test_the_command_and_the_api_give_the_results(tmp_path):
     assert data["tables"][0]["win"] == str(done[0].win) and data["total"]["variance"] == str(done[-1].variance)
     assert data["tables"][0]["shown"]["handle"] == f"{float(done[0].handle):.2f}"
     rows = CliRunner().invoke(cli, ["results", "--db", url, "--table", "bac-10", "--format", "csv"]).output.splitlines()
-    assert rows[0].startswith("table,wagers,coups,handle,win") and rows[1].startswith("bac-10,") and len(rows) == 2
+    assert rows[0].startswith("table,wagers,coups,handle,handle (exact),win,win (exact)") and len(rows) == 2
+    assert rows[1].startswith(f"bac-10,{done[1].wagers},{done[1].coups},")  # amounts as decimals, then exact
     for args, said in ((["--table", "bac-9"], "no table 'bac-9'"), (["--since", "yesterday"], "--since: a date"),
-                       (["--since", "2099-01-01"], "no wager is kept in that period")):
+                       (["--since", "2099-01-01"], "no wager is kept in that period"),
+                       (["--since", "2026-11-29", "--until", "2026-11-28"], "is not after --since"),
+                       (["--bets", "--format", "csv"], "a CSV file holds one")):
         refused = CliRunner().invoke(cli, ["results", "--db", url, *args])
         assert refused.exit_code == 1 and refused.output.startswith("Error: ") and said in refused.output, refused.output
     report = tmp_path / "shift"
@@ -196,6 +202,9 @@ def test_the_command_and_the_api_give_the_results(tmp_path):
     assert client.get("/api/results").status_code == 401
     assert client.get("/api/tables/bac-9/results", headers=watch).status_code == 404
     assert client.get("/api/results?since=soon", headers=watch).status_code == 400
+    assert client.get("/api/results?since=2026-11-29&until=2026-11-28", headers=watch).status_code == 400
+    twice = client.get("/api/results?table=bac-10&table=bac-10", headers=watch).get_json()
+    assert [t["table"] for t in twice["tables"]] == ["bac-10"]
     pit.close()
 
 
@@ -212,18 +221,95 @@ def test_each_coups_variance_is_kept_in_the_store_and_read_again(tmp_path, monke
     store, _ = pit_with_wagers(tmp_path, seed=3, tables=("bac-1",))
     kept = lambda: store.engine.connect().execute(select(func.count()).select_from(store.variances)).scalar()  # noqa: E731
     assert kept() == 0
-    process = multiprocessing.get_context("fork").Process(target=tally, args=(store.target, 0.2, 2**31), daemon=True)
+    context = multiprocessing.get_context("forkserver")  # as the server starts it: the child holds no copy of our end
+    theirs, ours = context.Pipe(duplex=False)
+    process = context.Process(target=tally, args=(store.target, 0.2, 2**31, theirs), daemon=True)
     process.start()
+    theirs.close()
     try:
         deadline = __import__("time").monotonic() + 60
         while kept() == 0 and __import__("time").monotonic() < deadline:
             __import__("time").sleep(0.2)
     finally:
+        ours.close()  # the server's end closed, however the server ended: the tally ends
+        process.join(timeout=10)
+        ended = not process.is_alive()
         process.kill()
         process.join()
+    assert ended
     assert kept() > 0  # the tally kept the coups whose wagers are on several bets
+    from analyzer.web.pit import ANSWER, results_answer, today
+
+    value, _ = store.answer(ANSWER.format(since=today()))  # and the day's results, as the screens ask for them
+    assert json.loads(value) == json.loads(json.dumps(results_answer(store, ["bac-1"], today(), None, 10**6)))
     first = store_results(store)
     module.COUPS.clear(), module.SHOES.clear()
     monkeypatch.setattr(module, "coup_variance", lambda *a: pytest.fail("worked out again, not read"))
     assert [r.data() for r in store_results(store)] == [r.data() for r in first]
+    store.close()
+
+
+def test_the_days_results_are_read_from_the_tally_while_it_keeps_them(tmp_path):
+    """The overview's question (every table, since midnight) is answered from what the tally kept,
+    while it is fresh; any other question, or a stale answer, is worked out by the server."""
+    from analyzer.web.app import create_app
+    from analyzer.web.pit import ANSWER, Pit, today
+
+    store, _ = pit_with_wagers(tmp_path, seed=5, tables=("bac-1",))
+    store.keep_answer(ANSWER.format(since=today()), json.dumps({"tables": [], "since": today(), "until": None, "kept": 1}))
+    pit = Pit(store.url)
+    client = create_app(pit=pit).test_client()
+    assert client.get(f"/api/results?since={today()}").get_json()["kept"] == 1
+    worked = client.get(f"/api/results?since={today()}&table=bac-1").get_json()
+    assert "kept" not in worked and worked["tables"][0]["wagers"] > 0
+    with store.writer.begin() as connection:  # the tally stopped a while ago: its answer is not read
+        connection.execute(store.answers.update().values(at="2000-01-01T00:00:00Z"))
+    assert "kept" not in client.get(f"/api/results?since={today()}").get_json()
+    pit.close()
+    store.close()
+
+
+def test_many_bets_on_one_coup_and_bets_that_read_too_much_together():
+    from analyzer.analysis import analyse
+
+    shoe = Shoe.decks(8)
+    # 40 bets on one coup: their settlements past what int64 codes hold, compared as rows
+    bets = [b.id for b in CATALOG.bets if not b.card_level and b.series is None][:40]
+    evs = {r.bet.id: r for r in analyse(CATALOG.only(bets), shoe)}
+    mean, variance, exact = coup_variance(CATALOG, shoe, {b: Fraction(1) for b in bets})
+    assert exact and mean == sum(evs[b].ev for b in bets) and 0 < variance < len(bets) * sum(evs[b].variance for b in bets)
+    # a bet on five-card poker hands beside the Banker: too much detail to enumerate together, refused
+    # before any walk (no gigabytes), the variance an exact upper bound
+    start = __import__("time").perf_counter()
+    mean, bound, exact = coup_variance(CATALOG, shoe, {"banker": Fraction(25), "jackpot_baccarat": Fraction(5)})
+    assert __import__("time").perf_counter() - start < 30 and not exact
+    banker, jackpot = (next(r for r in analyse(CATALOG.only(["banker", "jackpot_baccarat"]), shoe) if r.bet.id == b)
+                       for b in ("banker", "jackpot_baccarat"))
+    assert mean == 25 * banker.ev + 5 * jackpot.ev and bound == 2 * (625 * banker.variance + 25 * jackpot.variance)
+
+
+def test_wagers_on_bets_across_coups_are_set_aside_until_settled_and_where_closed(tmp_path):
+    """A bet across coups (Banker Streak) is settled by the coups after it: while its shoe is in
+    play its wagers are set aside; one placed where its rules close it (the pit takes it) is set
+    aside too, and the other tables' results stand."""
+    from analyzer.pit import place, record, table_spec
+    from analyzer.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'pit.sqlite'}")
+    store.create_table(table_spec({"name": "bac-1", "rules": "catalog", "decks": 8, "burn": "none"}))
+    after = record(store, "bac-1", {"type": "shoe", "after": 0})["event"]
+    coups = dealt(21, 1, decks=8)[0][1][:6]
+    for k, (cards, _) in enumerate(coups):
+        wagers = [{"player": "ann", "seat": 1, "bet": "banker", "amount": 25}]
+        if k in (0, 3):  # coup 1: the streak's rules close it there; coup 4: open or closed as the coups before say
+            wagers.append({"player": "bo", "seat": 2, "bet": "banker_streak_1", "amount": 10})
+        place(store, "bac-1", {"after": after, "wagers": wagers})
+        after = record(store, "bac-1", {"type": "coup", "cards": cards, "after": after})["event"]
+    live = store_results(store)[0]
+    assert live.wagers == 6 and live.closed + live.unsettled == 2 and live.closed >= 1 and live.outside == 0
+    assert live.win == -sum(25 * paid("banker", o) for _, o in coups)
+    after = record(store, "bac-1", {"type": "close", "after": after})["event"]  # the shoe is over
+    over = store_results(store)[0]
+    assert over.closed == live.closed and over.unsettled == 0 and over.outside == 2 - over.closed
+    assert over.wagers == 6 + over.outside
     store.close()

@@ -18,7 +18,7 @@ import math
 import re
 from datetime import datetime
 
-from ..render import DataColumn, data_columns, exact, is_number, one_line_text
+from ..render import SD_KINDS, DataColumn, data_columns, exact, is_number, one_line_text
 from .markdown import caption
 
 EXCEL_DIGITS = 10**15  # integers below this Excel holds and shows exactly
@@ -68,7 +68,7 @@ def cell_value(value, column: DataColumn, big: bool = False):
     if column.role == "decimal":
         if not is_number(value):
             return exact(value)  # an expression in a payout symbol
-        return math.sqrt(value) if column.kind == "sd" else float(value)  # float(Fraction): correctly rounded
+        return math.sqrt(value) if column.kind in SD_KINDS else float(value)  # float(Fraction): correctly rounded
     if isinstance(value, bool) or not is_number(value):
         return one_line_text(str(value))
     return str(value) if big else value

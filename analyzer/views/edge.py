@@ -3,52 +3,16 @@ on the shoe in play."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from ..analysis import analyse
-from ..bets import INDEPENDENT, BetResult, RuleSet, evaluate
+from ..analysis import analyse, bet_row, is_positive  # noqa: F401  (is_positive: read here by the replay's view)
+from ..bets import INDEPENDENT, RuleSet, evaluate
 from ..cards import Shoe, shoe_in_play
 from ..errors import Unsatisfiable
 from ..knowledge import NOTHING, Knowledge
 from ..lazy import LazyModule
-from ..recent import Recent
-from ..render import Column, View, pay_table, payout_text
+from ..render import Column, View, payout_text
 from . import given, known_data, shoe_data
 
 engine = LazyModule("analyzer.engine")  # with numpy: not loaded where lean.py answers
-
-
-def bet_row(result: BetResult) -> dict:
-    """Every figure of a bet's house-edge table, exact."""
-    bet, figures = result.bet, result.figures()
-    pays, brief = pay_tables(bet)
-    return {
-        "bet": bet.id,
-        "name": bet.name,
-        "pays": pays,
-        "pays_brief": brief,
-        "source": bet.source,
-        "lines": [
-            {"label": ln.label, "pays": ln.pays, "probability": p} | ({"written": ln.written} if ln.written else {})
-            for ln, p in zip(bet.lines, figures["line_probabilities"])
-        ],
-        **{key: figures[key] for key in FIGURES},
-    } | ({"model": result.model} if result.model else {})
-
-
-FIGURES = ("win", "push", "loss", "ev", "house_edge", "house_edge_resolved", "variance", "hits_one_in")
-
-
-PAY_TABLES = Recent(4096, size=lambda kept: 1)  # id(bet) -> (bet, its pay table in words, in brief)
-
-
-def pay_tables(bet) -> tuple[str, str]:
-    """The bet's pay table in words, whole and brief (render.pay_table), worked out once a bet:
-    a tracker shows the same bets after every card."""
-    kept = PAY_TABLES.get(id(bet))
-    if kept is None or kept[0] is not bet:  # the cache holds the bet: its id is its own while kept
-        kept = PAY_TABLES.put(id(bet), (bet, pay_table(bet), pay_table(bet, brief=True)))
-    return kept[1], kept[2]
 
 
 def model_note(bets) -> str:
@@ -171,7 +135,3 @@ def now(rules: RuleSet, shoe: Shoe, dealt, positive_only: bool = False, knowledg
                   + model_note(rules.only(positive).bets if positive_only else rules.bets))
     view.data |= {"dealt": len(dealt), "positive": positive}
     return view
-
-
-def is_positive(value) -> bool:
-    return isinstance(value, Fraction) and value > 0

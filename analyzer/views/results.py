@@ -10,7 +10,7 @@ COLUMNS = [Column("table", "table"), Column("wagers", "wagers", "count"), Column
            Column("handle", "handle", "money"), Column("win", "win", "money"),
            Column("theoretical", "theoretical win", "money"), Column("hold", "hold", "percent"),
            Column("theoretical_hold", "theo. hold", "percent"), Column("difference", "win - theo.", "money", wide=True),
-           Column("variance", "SD of win", "sd"), Column("z", "z"), Column("flag", "unusual")]
+           Column("variance", "SD of win", "sd_money"), Column("z", "z"), Column("flag", "unusual")]
 
 
 def period_text(since: str | None, until: str | None) -> str:
@@ -44,6 +44,12 @@ def results_table(results: list[Results], since: str | None = None, until: str |
     outside = sum(r.outside for r in results if r.table)
     if outside:
         notes.append(f"{outside:,} wagers on bets across coups are in the win, not in the SD")
+    unsettled = sum(r.unsettled for r in results if r.table)
+    if unsettled:
+        notes.append(f"{unsettled:,} wagers on bets across coups set aside until their shoe is over")
+    closed = sum(r.closed for r in results if r.table)
+    if closed:
+        notes.append(f"{closed:,} wagers on bets across coups set aside: placed where their rules close them")
     return View(
         title=f"Results, {period_text(since, until)}: win is the house's; theoretical win the sum of amount x house edge "
               "at each wager's moment (exact); SD of the win given the wagers, each coup's bets taken together "

@@ -163,6 +163,8 @@ TABLE_RESULTS = obj({
     "bounded": {"type": "integer", "description": "coups whose variance is an upper bound"},
     "outside": {"type": "integer", "description": "wagers on bets across coups: in the win, not the variance"},
     "pending": {"type": "integer", "description": "wagers on the coming coup, set aside"},
+    "unsettled": {"type": "integer", "description": "wagers on bets across coups whose shoe is in play, set aside"},
+    "closed": {"type": "integer", "description": "wagers on bets across coups where their rules close them, set aside"},
     "bets": {"type": "array", "items": obj({"bet": TEXT, "wagers": {"type": "integer"}, "handle": EXACT, "win": EXACT,
                                             "theoretical": EXACT})},
     "shown": obj({key: {"type": ["string", "null"]} for key in ("handle", "win", "theoretical", "difference", "hold",

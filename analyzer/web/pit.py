@@ -138,7 +138,11 @@ class Hub:
 
 REVIEW_COUPS = 1_000  # coups a review asked of the server may cover (a table's day, a few seconds)
 REVIEW_WAGERS = 50_000  # wagers it may read for it
-RESULTS_WAGERS = 300_000  # wagers the results asked of the server may cover (the protect benchmark's day of 20 tables)
+ANSWER = "results|{since}"  # the key of the day's results the tally keeps in the store
+TALLY_STALE = 60.0  # seconds after which the tally's answer is not read (the tally stopped: worked out here)
+RESULTS_FRESH = 10.0  # seconds the results worked out are answered again as they are (the overview asks every 15 s)
+RESULTS_WAGERS = 50_000  # wagers the results asked of the HTTP process may cover (the command line reads any number)
+TALLY_WAGERS = 300_000  # wagers the tally's day may cover (the protect benchmark's day of 20 tables: 275,000)
 
 
 class Pit:
@@ -151,7 +155,7 @@ class Pit:
         self.limit = screens
         self.sent = Recent(SENT, size=len)  # (table, event) -> its server-sent message
         self.computing = threading.Lock()  # one computation of results at a time
-        self.results_kept = Recent(64, size=lambda value: 1)  # (tables, since, until) -> (store.marks(), answer)
+        self.results_kept = Recent(64, size=lambda value: 1)  # (tables, since, until) -> (store.marks(), answer, when)
 
     def close(self):
         self.hub.stop()
@@ -224,23 +228,32 @@ class Pit:
     def results(self, tables: list[str], since: str | None = None, until: str | None = None) -> tuple[int, dict]:
         """Each table's results over a period (results.py), as `baccarat results --db` gives them
         in JSON: of ``tables``, else of every table (those without wagers too, so that a screen
-        shows every tile). One computation at a time: a coup's figures, once worked out, are
-        kept (results.COUPS), so the overview asking every few seconds pays for the new coups."""
-        from .. import results
-        from ..views.results import results_table
+        shows every tile). The day's results of every table are the server's tally's (kept in the
+        store, worked out every few seconds by a process of its own: serving.tally), while it keeps
+        them; any other period is worked out here, one at a time, a moment's answer given again
+        (each coup's figures and variance kept: the shoes not in play are not worked out again)."""
         from ..wagers import period
 
         since, until = period(since, "since"), period(until, "until")
+        if since and until and until <= since:
+            raise BaccaratError(f"until ({until}) is not after since ({since}): no time between them")
+        tables = list(dict.fromkeys(tables))  # a table named twice is one table
         for name in tables:
             self.store.table_id(name)  # Missing for a table that is not there
+        if not tables and until is None and since is not None:
+            kept = self.store.answer(ANSWER.format(since=since))
+            if kept is not None and seconds_since(kept[1]) < TALLY_STALE:
+                return 200, json.loads(kept[0])
+        key = (tuple(tables), since, until)
         with self.computing:
-            marks = self.store.marks()
-            key = (tuple(tables), since, until)
             kept = self.results_kept.get(key)
-            if kept is None or kept[0] != marks:  # something was kept since: worked out again (each coup's figures kept)
-                names = tables or [name for name, _ in marks[0]]
-                done = results.store_results(self.store, names, since, until, RESULTS_WAGERS) if names else []
-                kept = self.results_kept.put(key, (marks, to_json(results_table(done, since, until).data)))
+            if kept is not None and time.monotonic() - kept[2] < RESULTS_FRESH:  # worked out a moment ago
+                return 200, kept[1]
+            marks = self.store.marks()
+            if kept is None or kept[0] != marks:  # something was kept since: worked out again
+                kept = (marks, results_answer(self.store, tables or [name for name, _ in marks[0]], since, until,
+                                              RESULTS_WAGERS))
+            self.results_kept.put(key, (kept[0], kept[1], time.monotonic()))
         return 200, kept[1]
 
     def events(self, name: str, after: int) -> tuple[int, dict]:
@@ -426,3 +439,35 @@ def brief_figures(figures: dict) -> dict:
 def status_of(error: BaccaratError) -> int:
     """The HTTP status of an error of the pit's API."""
     return 404 if isinstance(error, Missing) else 503 if isinstance(error, Busy) else 400
+
+
+def results_answer(store, names: list[str], since: str | None, until: str | None, most: int) -> dict:
+    """The results of the tables ``names`` over the period (at most ``most`` wagers), as the API
+    answers them (JSON-ready)."""
+    from .. import results
+    from ..views.results import results_table
+
+    done = results.store_results(store, names, since, until, most) if names else []
+    return to_json(results_table(done, since, until).data)
+
+
+def today() -> str:
+    """This machine's midnight, as the store keeps times (UTC)."""
+    from ..wagers import period
+
+    midnight = time.strftime("%Y-%m-%dT00:00:00%z")
+    return period(f"{midnight[:-2]}:{midnight[-2:]}", "since")
+
+
+def today_results(store) -> None:
+    """Work out today's results of every table and keep them in ``store`` as the screens' answer."""
+    since = today()
+    names = [name for name, _ in store.marks()[0]]
+    store.keep_answer(ANSWER.format(since=since), json.dumps(results_answer(store, names, since, None, TALLY_WAGERS)))
+
+
+def seconds_since(at: str) -> float:
+    """Seconds since a time as the store keeps it (``2026-11-28T08:00:00Z``)."""
+    from calendar import timegm
+
+    return time.time() - timegm(time.strptime(at, "%Y-%m-%dT%H:%M:%SZ"))

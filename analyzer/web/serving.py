@@ -47,7 +47,7 @@ log = logging.getLogger("analyzer.web")
 MEMORY = 1024 * 2**20  # bytes of address space a worker may have (its resident memory is less)
 CONNECTIONS = 400  # connections open at once; one idle for 10 s is closed
 THREADS_PER_WORKER = 4
-TALLY = 60.0  # seconds between two workings-out of today's results by the server (web/pit.py: Pit.tally)
+TALLY = 10.0  # seconds between two workings-out of today's results by the server's tally process
 
 # What the HTTP process holds at most: about 50 MB of its own, and per connection a request (waitress keeps
 # 512 KB of a body in memory, the rest in a file; headers at most 16 KB) and an answer (tens of KB).
@@ -118,25 +118,26 @@ def resident() -> int:
         return peak if sys.platform == "darwin" else peak * 1024
 
 
-def tally(url: str, every: float, memory: int):
+def tally(url: str, every: float, memory: int, server):
     """The tally process's life: every ``every`` seconds, work out today's results (since this
-    machine's midnight) from the pit's store at ``url``, so that each coup's variance is kept
-    there as the day goes (results.py: the shift's results then read them, and the overview's
-    requests to the HTTP process cost it little). A bad moment (the database away) is tried again
-    at the next; it dies with the server."""
+    machine's midnight, every table) from the pit's store at ``url`` and keep them there as the
+    answer the screens read (web/pit.py: Pit.results), each coup's variance kept with them
+    (results.py), so that neither the overview nor the shift's results at its end work them out
+    in the HTTP process. A bad moment (the database away) is tried again at the next. It ends
+    with the server: ``server`` is the end of a pipe the server holds the other end of, and
+    closes when the server ends, however it ends (its fork server, this process's parent, may
+    outlive a server killed with SIGKILL: dying with the parent is not enough)."""
     as_worker(os.getppid())
     limit_memory(memory)
-    from .. import results
-    from ..store import Store
-    from ..wagers import period
+    from .pit import today_results
 
     store = None
-    while True:
-        time.sleep(every)
-        midnight = time.strftime("%Y-%m-%dT00:00:00%z")
+    while not server.poll(every):  # nothing is ever sent: the pipe readable is the server gone
         try:
+            from ..store import Store
+
             store = store or Store(url, create=False)
-            results.store_results(store, None, period(f"{midnight[:-2]}:{midnight[-2:]}", "since"))
+            today_results(store)
         except Exception as error:  # noqa: BLE001 - one line in the server's log, and again later
             log.warning("the tally could not work out today's results: %s", str(error).splitlines()[0])
 
@@ -354,9 +355,11 @@ class Server:
             self.pit.close()
             raise
         with signals_held():  # recorded before a stop signal can come between: close() stops it
-            self.tallier = self.pool.context.Process(target=tally, args=(self.pit.store.target, TALLY, settings.memory),
-                                                     daemon=True, name="tally")
+            theirs, self.tally_pipe = self.pool.context.Pipe(duplex=False)
+            self.tallier = self.pool.context.Process(target=tally, args=(self.pit.store.target, TALLY, settings.memory,
+                                                                         theirs), daemon=True, name="tally")
             self.tallier.start()
+            theirs.close()  # the tally's end lives in the tally only: this process's end closing is its EOF
         logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # "queue depth": every request waits its turn
         self.connections: dict = {}  # waitress's map of its sockets
         self.http = create_server(
@@ -389,6 +392,7 @@ class Server:
         if self.tallier.is_alive():
             self.tallier.kill()
         self.tallier.join(timeout=5)
+        self.tally_pipe.close()
         self.http.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         from waitress import wasyncore
 

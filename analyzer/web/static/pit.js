@@ -215,9 +215,13 @@ function localMidnight() {
     `${offset >= 0 ? "+" : "-"}${pad(Math.trunc(offset / 60))}:${pad(offset % 60)}`;
 }
 
-const grouped = (text) => { // "-1234.50" as "-1,235": the screen's whole units
-  const n = Math.round(Number(text));
-  return `${n > 0 ? "+" : n < 0 ? "-" : ""}${Math.abs(n).toLocaleString("en-US")}`;
+const grouped = (text) => { // "-1234.50" as "-1,235", "+0.50" as "+1": whole units, halves away from zero
+  const x = Number(text), n = Math.round(Math.abs(x));
+  return `${n && x > 0 ? "+" : n && x < 0 ? "-" : ""}${n.toLocaleString("en-US")}`;
+};
+const zText = (z, places) => { // z cut (not rounded) to its places, so that a z shown 2.0 is 2 or more
+  const cut = Math.trunc(Number(z) * 10 ** places) / 10 ** places;
+  return `${cut > 0 ? "+" : cut < 0 ? "-" : ""}${Math.abs(cut).toFixed(places)}`;
 };
 
 async function readResults() {
@@ -240,8 +244,8 @@ async function readResults() {
     }
     if (!r.wagers) continue;
     const s = r.shown;
-    const z = r.z === null ? "" : ` · z ${Number(r.z) >= 0 ? "+" : ""}${r.z}`;
-    const zShort = r.z === null ? "" : ` · z ${Number(r.z) >= 0 ? "+" : ""}${Number(r.z).toFixed(1)}`;
+    const z = r.z === null ? "" : ` · z ${zText(r.z, 2)}`;
+    const zShort = r.z === null ? "" : ` · z ${zText(r.z, 1)}`;
     line.textContent = `win ${grouped(s.win)} · theo ${grouped(s.theoretical)}${zShort}`;
     line.title = `today: ${r.wagers} wagers on ${r.coups} coups, handle ${s.handle}, win ${s.win}, theoretical ` +
       `${s.theoretical}, hold ${s.hold ?? "-"}%, theoretical hold ${s.theoretical_hold ?? "-"}%, SD ${r.sd}${z}`;
