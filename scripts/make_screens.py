@@ -29,7 +29,12 @@ def call(port, method, path, body=None):
     return answer.status, data
 
 
-def deal(port, name, seed, coups):
+WAGERS = [("banker", 100), ("player", 50), ("tie", 10), ("player_pair", 10), ("dragon_7", 25)]
+
+
+def deal(port, name, seed, coups, wagers=False):
+    """``coups`` coups of a shuffled 8-deck shoe (its burn first) dealt to ``name``; with
+    ``wagers``, a few placed before each coup (so that its tile shows its results)."""
     rng = random.Random(seed)
     cards = [r + s for r in "A23456789TJQK" for s in "shdc"] * 8
     rng.shuffle(cards)
@@ -40,6 +45,10 @@ def deal(port, name, seed, coups):
     at = 1 + burn
     for _ in range(coups):
         taken = cards_taken([VALUES[RANKS.index(c[0])] for c in cards[at:at + 6]], PUNTO_BANCO)
+        if wagers:
+            call(port, "POST", f"/api/tables/{name}/wagers", {"after": after, "wagers": [
+                {"player": f"p{k}", "seat": k, "bet": bet, "amount": amount}
+                for k, (bet, amount) in enumerate(WAGERS, 1) if rng.random() < 0.7]})
         after = call(port, "POST", f"/api/tables/{name}/events", {"type": "coup", "cards": cards[at:at + taken],
                                                                   "after": after})[1]["event"]
         at += taken
@@ -56,7 +65,7 @@ def main():
     try:
         for i in range(1, 13):
             call(port, "POST", "/api/tables", {"name": f"bac-{i}", "rules": "catalog"} | ({"count": "dragon_7_jacobson"} if i == 1 else {}))
-            deal(port, f"bac-{i}", i, 64 if i == 1 else 10 + 4 * i)
+            deal(port, f"bac-{i}", i, 64 if i == 1 else 10 + 4 * i, wagers=i % 3 == 1)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1920, "height": 1080})
@@ -64,7 +73,7 @@ def main():
             page.wait_for_timeout(1500)
             page.screenshot(path=str(ROOT / "docs" / "images" / "board.png"))
             page.goto(f"http://127.0.0.1:{port}/pit?wall")
-            page.wait_for_timeout(1500)
+            page.wait_for_selector("article.tile .results:not([hidden])")  # the day's results, read after the tiles
             page.screenshot(path=str(ROOT / "docs" / "images" / "pit.png"))
             browser.close()
     finally:

@@ -584,7 +584,7 @@ async function readPace() {
     const shoes = (await response.json()).shoes;
     const shoe = shoes[shoes.length - 1];
     const hours = shoe ? (Date.parse(shoe.until) - Date.parse(shoe.since)) / 3_600_000 : 0;
-    pace = shoe && shoe.coups >= 2 && hours > 0 ? `${Math.round(shoe.coups / hours)} coups an hour · ` : "";
+    pace = shoe && shoe.coups >= 2 && hours > 0 ? `${Math.round(shoe.coups / hours).toLocaleString("en-US")} coups an hour · ` : "";
   } catch (error) {
     // the stream's own banner says when the server is away
   }
