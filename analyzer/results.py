@@ -321,7 +321,7 @@ def results(wagers: list, deals: dict, store=None, made: dict | None = None, liv
 # Each coup's figures (its bets' EVs, variances and nets), kept: a shoe in play is asked for again at
 # every coup, and its earlier coups' figures do not change (the key holds the shoe before the coup,
 # its cards and the bets asked). A bet across coups is settled by the coups after it: never kept.
-FIGURES = Recent(60_000, size=lambda figures: len(figures.ev))  # bets' figures, some 500 bytes each: 30 MB at most
+FIGURES = Recent(150_000, size=lambda figures: len(figures.ev))  # bets' figures, some 500 bytes each: 75 MB at most (a 20-table day)
 
 
 def kept_figures(table: str, key: str, deal, bets: list[str], wanted: set) -> dict:

@@ -68,18 +68,26 @@ def day(tables: int, shoes: int, folder: Path) -> int:
     return count
 
 
-def in_process(tables: int, folder: Path) -> tuple[float, int, list]:
-    """The whole day reviewed at once by the library: seconds, peak memory (MB), flagged players."""
+def read_day(tables: int, folder: Path) -> tuple[dict, list]:
+    """The day as the library reads it from its files: (table -> its coups, every wager)."""
     from analyzer.cards import Shoe
-    from analyzer.protect import deals_from_file, parse_wagers, review, with_defaults
+    from analyzer.protect import deals_from_file, parse_wagers, with_defaults
     from analyzer.rulefile import get_rules
 
-    start = time.perf_counter()
     rules, deals, wagers = get_rules("catalog"), {}, []
     for t in range(1, tables + 1):
         name = f"t{t}"
         deals |= deals_from_file((folder / f"{name}.txt").read_text(), rules, Shoe.decks(8), name)
         wagers += [with_defaults(w, name, "") for w in parse_wagers((folder / f"{name}.csv").read_text(), name)]
+    return deals, wagers
+
+
+def in_process(tables: int, folder: Path) -> tuple[float, int, list]:
+    """The whole day reviewed at once by the library: seconds, peak memory (MB), flagged players."""
+    from analyzer.protect import review
+
+    start = time.perf_counter()
+    deals, wagers = read_day(tables, folder)
     result = review(wagers, deals)
     elapsed = time.perf_counter() - start
     flagged = [(r.player, r.fits) for r in result.players if r.flagged]

@@ -24,22 +24,15 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_protect import day  # noqa: E402
+from bench_protect import day, read_day  # noqa: E402
 
 
 def in_process(tables: int, folder: Path) -> tuple[float, float, int, str]:
     """Cold and again: seconds, seconds, peak memory (MB), the pit's total line."""
-    from analyzer.cards import Shoe
-    from analyzer.protect import deals_from_file, parse_wagers, with_defaults
     from analyzer.results import results
-    from analyzer.rulefile import get_rules
 
     start = time.perf_counter()
-    rules, deals, wagers = get_rules("catalog"), {}, []
-    for t in range(1, tables + 1):
-        name = f"t{t}"
-        deals |= deals_from_file((folder / f"{name}.txt").read_text(), rules, Shoe.decks(8), name)
-        wagers += [with_defaults(w, name, "") for w in parse_wagers((folder / f"{name}.csv").read_text(), name)]
+    deals, wagers = read_day(tables, folder)
     done = results(wagers, deals)
     cold = time.perf_counter() - start
     start = time.perf_counter()
