@@ -674,8 +674,14 @@ def roads(coups, table, shoe_number, db, rules, decks, fmt):
 
 
 @cli.command(context_settings=CONTEXT)
+@click.argument("wagers", metavar="[WAGERS]", required=False)
+@click.option("--shoe", "coups", metavar="COUPS", help="The file of the coups WAGERS were placed on, as replay reads it "
+              "(several shoes allowed), instead of the pit's database.")
+@click.option("--rules", metavar="NAME|FILE", help="With --shoe: the table's rule set (default standard).")
+@click.option("--decks", metavar="N", help="With --shoe: the decks each shoe started with (default 8).")
 @click.option("--table", "table_names", metavar="NAME", multiple=True,
-              help="A table's results (repeat for several; default: every table with wagers kept).")
+              help="A table's results (repeat for several; default: every table with wagers kept); with --shoe, the "
+                   "name of the table the coups were dealt at.")
 @db_option
 @click.option("--since", metavar="TIME", help="The wagers kept at this time or later (a date, or a date and time: UTC "
               "unless it gives its offset, such as 2026-11-26T22:00+01:00).")
@@ -687,13 +693,14 @@ def roads(coups, table, shoe_number, db, rules, decks, fmt):
 @click.option("--wide", is_flag=True, help="Every column of the terminal table (win less theoretical win).")
 @output_options
 @domain_errors
-def results(table_names, db, since, until, by_bet, out, force, wide, fmt, exact):
-    """What each table took over a period, from the wagers kept in the pit's database: wagers,
-    coups, handle, the house's win, its theoretical win (the sum of amount x house edge at each
-    wager's moment, exact), hold and theoretical hold, and how unusual the difference is: the
-    standard deviation of the win given the wagers (each coup's bets taken together, by their
-    exact joint outcome distribution) and z, the difference in standard deviations. JSON and CSV:
-    every figure exact (the SD and z rounded; the variance exact)."""
+def results(wagers, coups, rules, decks, table_names, db, since, until, by_bet, out, force, wide, fmt, exact):
+    """What each table took over a period, from the wagers kept in the pit's database (--db), or
+    from a file of WAGERS and the file of the coups they were placed on (--shoe), as `protect`
+    reads them: wagers, coups, handle, the house's win, its theoretical win (the sum of amount x
+    house edge at each wager's moment, exact), hold and theoretical hold, and how unusual the
+    difference is: the standard deviation of the win given the wagers (each coup's bets taken
+    together, by their exact joint outcome distribution) and z, the difference in standard
+    deviations. JSON and CSV: every figure exact (the SD and z rounded; the variance exact)."""
     computing = LazyModule("analyzer.results")
     wagers_module = LazyModule("analyzer.wagers")
     since_at, until_at = wagers_module.period(since, "--since"), wagers_module.period(until, "--until")
@@ -702,20 +709,34 @@ def results(table_names, db, since, until, by_bet, out, force, wide, fmt, exact)
     if by_bet and fmt == "csv":
         raise click.ClickException("--bets adds a table a table, and a CSV file holds one: with --format csv, use "
                                    "--report DIR (a CSV file a table)")
+    if (coups is None) != (wagers is None):
+        raise click.ClickException("give WAGERS and --shoe COUPS (files), or neither (the wagers kept in the pit's "
+                                   "database, --db)")
+    if coups is not None and (db or since or until or len(table_names) > 1):
+        raise click.ClickException(f"{'--db' if db else '--since' if since else '--until' if until else 'a second --table'} "
+                                   "goes with the pit's database, not with files of wagers and coups")
+    if coups is None and (rules or decks):
+        raise click.ClickException(f"kept shoes are worked out by their tables' own rules and decks: leave out "
+                                   f"{'--rules' if rules else '--decks'}")
     if out is not None:
         par.check_destination(out, force)
     table_names = list(dict.fromkeys(table_names))  # a table named twice is one table
-    store = tables_kept.Store(db, create=False)
-    for name in table_names:
-        store.table_id(name)  # no such table: said before anything is read
-    done = computing.store_results(store, list(table_names) or None, since_at, until_at)
+    if coups is not None:
+        done = results_of_files(wagers, coups, rules, decks, table_names[0] if table_names else "")
+        store = None
+    else:
+        store = tables_kept.Store(db, create=False)
+        for name in table_names:
+            store.table_id(name)  # no such table: said before anything is read
+        done = computing.store_results(store, list(table_names) or None, since_at, until_at)
     if not done:
         raise click.ClickException("no wager is kept" + (" in that period" if since or until else "")
                                    + " (wagers are kept by the pit: POST /api/tables/NAME/wagers, or the clerk's page)")
     view = views.results.results_table(done, since_at, until_at)
     if out is not None:
-        words = ["baccarat", "results"] + [w for name in table_names for w in ("--table", name)]
-        for option, value in (("--db", store.url if db else None), ("--since", since), ("--until", until), ("--report", out)):
+        words = ["baccarat", "results"] + ([wagers] if wagers else []) + [w for name in table_names for w in ("--table", name)]
+        for option, value in (("--shoe", coups), ("--rules", rules), ("--decks", decks),
+                              ("--db", store.url if db else None), ("--since", since), ("--until", until), ("--report", out)):
             if value is not None:
                 words += [option, value]
         par.write(par.files(LazyModule("analyzer.report.results").build(done, since_at, until_at, shlex.join(words))),
@@ -727,6 +748,26 @@ def results(table_names, db, since, until, by_bet, out, force, wide, fmt, exact)
                 click.echo()
                 emit(views.results.bets_table(r), fmt, exact)
 
+
+def results_of_files(wagers: str, coups: str, rules: str | None, decks: str | None, table: str) -> list:
+    """Each table's results from a file of wagers and the file of the coups they were placed on
+    (one table's, as `protect` reads them): every shoe of the file as dealt whole."""
+    reviewing = LazyModule("analyzer.protect")
+    placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file", userfiles.LARGE_FILE), wagers)
+    names = sorted({w.table for w in placed if w.table})
+    if len(names) > 1:
+        raise click.ClickException(f"the wagers name {len(names)} tables ({', '.join(names[:3])}...), and one file of "
+                                   "coups is one table's: give each table's wagers with its own coups")
+    from pathlib import Path
+
+    name = table or (names[0] if names else Path(coups).stem or "table")  # a table without a name: its file's
+    if names and table and names != [table]:
+        raise click.ClickException(f"the wagers name table {names[0]!r}, not {table!r}")
+    deals = reviewing.deals_from_file(userfiles.read_text(coups, "coup file"), rulefile.get_rules(rules or "standard"),
+                                      cards.make_shoe(decks), name, coups)
+    only = deals[name].shoes
+    placed = [reviewing.with_defaults(w, name, only[0].name if len(only) == 1 else "") for w in placed]
+    return LazyModule("analyzer.results").results(placed, deals)
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("coups", metavar="COUPS", required=False)

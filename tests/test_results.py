@@ -313,3 +313,21 @@ def test_wagers_on_bets_across_coups_are_set_aside_until_settled_and_where_close
     assert over.closed == live.closed and over.unsettled == 0 and over.outside == 2 - over.closed
     assert over.wagers == 6 + over.outside
     store.close()
+
+
+def test_results_of_files_of_wagers_and_coups():
+    """`baccarat results WAGERS --shoe COUPS`, as `protect` reads them: the same figures as the
+    library's from the same files, and one line for what does not go together."""
+    from analyzer.protect import deals_from_file, parse_wagers, with_defaults
+
+    args = ["results", "examples/wagers.csv", "--shoe", "examples/pit_coups.txt", "--decks", "2", "--rules", "catalog"]
+    data = json.loads(CliRunner().invoke(cli, args + ["--format", "json"]).output)
+    deals = deals_from_file(open("examples/pit_coups.txt").read(), CATALOG, Shoe.decks(2), "pit_coups")
+    wagers = [with_defaults(w, "pit_coups", "") for w in parse_wagers(open("examples/wagers.csv").read())]
+    assert data["tables"][0]["win"] == str(results(wagers, deals)[0].win) and data["tables"][0]["table"] == "pit_coups"
+    for extra, said in ((["--db", "sqlite:///x.sqlite"], "--db goes with the pit's database"),
+                        (["--since", "2026-01-01"], "--since goes with"), (["--table", "a", "--table", "b"], "a second --table")):
+        refused = CliRunner().invoke(cli, args + extra)
+        assert refused.exit_code == 1 and refused.output.startswith("Error: ") and said in refused.output, refused.output
+    alone = CliRunner().invoke(cli, ["results", "examples/wagers.csv"])
+    assert alone.exit_code == 1 and "give WAGERS and --shoe COUPS" in alone.output
