@@ -26,7 +26,7 @@ from analyzer.cli import cli
 from analyzer.render import percent
 from analyzer.web import api
 from analyzer.web.app import create_app
-from analyzer.web.serving import FRONT_MEMORY, Pool, Settings, server_memory
+from analyzer.web.serving import FRONT_MEMORY, TALLY_NAME, Pool, Settings, server_memory
 
 DRAGON = '''name = "my-side-bet"
 description = "A side bet of my own"
@@ -305,9 +305,17 @@ def alive(pids) -> set[int]:
 
 
 def workers_of(pid: int) -> set[int]:
-    """The worker processes of a server: its fork server's children."""
+    """The worker processes of a server: its fork server's children, but its tally (serving.tally)."""
     forkservers = [p for p in children(pid) if "forkserver" in open(f"/proc/{p}/cmdline").read()]
-    return set().union(*(children(p) for p in forkservers))
+    return {p for p in set().union(*(children(p) for p in forkservers)) if not is_tally(p)}
+
+
+def is_tally(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/comm") as comm:
+            return comm.read().strip() == TALLY_NAME
+    except OSError:
+        return False
 
 
 def children(pid: int) -> set[int]:
@@ -334,7 +342,9 @@ def test_serve_starts_on_a_free_port_and_stops_cleanly(stop):
         with urllib.request.urlopen(url + "api/rules", timeout=10) as response:
             assert json.load(response) == cli_json("rules", "list")
         assert call(url, {"dealt": "5 6"})[1] == 200
-        assert len(workers_of(process.pid)) == 3 + 1  # its workers, and the tally (serving.tally)
+        assert len(workers_of(process.pid)) == 3
+        tallies = [p for p in descendants(process.pid) if is_tally(p)]
+        assert len(tallies) == 1  # and its tally (serving.tally), which ends with it
         below = descendants(process.pid)
     finally:
         if stop == "Ctrl-C":
@@ -347,6 +357,31 @@ def test_serve_starts_on_a_free_port_and_stops_cleanly(stop):
     while alive(below) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(below)
+
+
+@needs_proc
+def test_the_tally_ends_with_a_server_killed_outright(tmp_path):
+    # SIGKILL gives the server no chance to stop its tally: the pipe it held closes, and the tally ends
+    process = subprocess.Popen([sys.executable, "-m", "analyzer", "serve", "--port", "0", "--workers", "1",
+                                "--db", f"sqlite:///{tmp_path / 'pit.sqlite'}"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        process.stdout.readline()
+        deadline = time.monotonic() + 20
+        while not [p for p in descendants(process.pid) if is_tally(p)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        tallies = [p for p in descendants(process.pid) if is_tally(p)]
+        assert len(tallies) == 1
+        below = descendants(process.pid)
+        process.kill()
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 20
+        while alive(below) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(below)  # the tally, and with it the fork server and the workers
+    finally:
+        process.kill()
+        process.communicate(timeout=10)
 
 
 @needs_proc

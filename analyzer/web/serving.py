@@ -48,6 +48,7 @@ MEMORY = 1024 * 2**20  # bytes of address space a worker may have (its resident 
 CONNECTIONS = 400  # connections open at once; one idle for 10 s is closed
 THREADS_PER_WORKER = 4
 TALLY = 10.0  # seconds between two workings-out of today's results by the server's tally process
+TALLY_NAME = "baccarat-tally"  # the tally process's name in the process table
 
 # What the HTTP process holds at most: about 50 MB of its own, and per connection a request (waitress keeps
 # 512 KB of a body in memory, the rest in a file; headers at most 16 KB) and an answer (tens of KB).
@@ -129,6 +130,11 @@ def tally(url: str, every: float, memory: int, server):
     outlive a server killed with SIGKILL: dying with the parent is not enough)."""
     as_worker(os.getppid())
     limit_memory(memory)
+    try:  # its name in the process table (Linux), where a worker's is python's
+        with open("/proc/self/comm", "w") as comm:
+            comm.write(TALLY_NAME)
+    except OSError:
+        pass
     from .pit import today_results
 
     store = None
