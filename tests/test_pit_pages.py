@@ -10,6 +10,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+import urllib.parse
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -399,12 +401,22 @@ def test_a_twenty_table_pit_fits_one_screen_in_natural_order(browser, tmp_path):
         names = page.locator("article.tile h2").all_inner_texts()
         assert names == [f"bac-{i}" for i in range(1, 21)]  # bac-2 before bac-10
         page.wait_for_function("document.querySelectorAll('article.tile .results:not([hidden])').length === 2")
-        shown = call(port, "GET", "/api/tables/bac-20/results")[1]["tables"][0]
-        line = page.locator("article.tile").filter(has_text="bac-20").locator(".results").inner_text()
-        z = math.trunc(float(shown["z"]) * 10) / 10  # cut, not rounded: a z shown 2.0 is 2 or more
         whole = lambda text: (lambda x, n: ("+" if n and x > 0 else "-" if n and x < 0 else "") + f"{n:,}")(  # noqa: E731
             Decimal(text), int(abs(Decimal(text)).to_integral_value(rounding=ROUND_HALF_UP)))  # halves away from zero
-        assert line == f"win {whole(shown['shown']['win'])} · theo {whole(shown['shown']['theoretical'])} · z {z:+.1f}"
+        # the tile shows the day's results as the page asks for them (every 15 s: the tally's, every 10 s): once the
+        # dealing is over, the line comes to what the API answers for every table since the page's midnight
+        since = urllib.parse.quote(page.evaluate("localMidnight()"))
+        final = call(port, "GET", f"/api/tables/bac-20/results?since={since}")[1]["tables"][0]  # worked out now, whole
+        deadline, line, expected = time.monotonic() + 60, None, None
+        while time.monotonic() < deadline:
+            shown = next(t for t in call(port, "GET", f"/api/results?since={since}")[1]["tables"] if t["table"] == "bac-20")
+            z = math.trunc(float(shown["z"]) * 10) / 10  # cut, not rounded: a z shown 2.0 is 2 or more
+            expected = f"win {whole(shown['shown']['win'])} · theo {whole(shown['shown']['theoretical'])} · z {z:+.1f}"
+            line = page.locator("article.tile").filter(has_text="bac-20").locator(".results").inner_text()
+            if line == expected and shown["wagers"] == final["wagers"]:
+                break
+            time.sleep(1)
+        assert line == expected and shown == final, (line, expected)
         assert page.locator("article.tile .results").evaluate_all("(ns) => ns.every((n) => n.scrollWidth <= n.clientWidth)")
         for wall in (False, True):
             if wall:
