@@ -1,7 +1,7 @@
 """Exact probabilities and house edges for mini baccarat / punto banco.
 
 >>> from analyzer import Shoe, analyse
->>> from analyzer.numbers import percent
+>>> from analyzer.base.numbers import percent
 >>> banker = analyse("standard", Shoe.decks(8))[0]
 >>> banker.bet.id, percent(banker.house_edge)
 ('banker', '1.0579%')
@@ -10,19 +10,20 @@ The names below are loaded when first used, so that ``import analyzer`` (and ``b
 --version``) does not load numpy.
 """
 
-from .lazy import exports
+from .base.lazy import exports
 
 __version__ = "0.1.0"
 
 BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog")  # rules/*.toml
 
 __getattr__, __dir__, __all__ = exports(__name__, {
-    "analysis": ("analyse", "enumerated", "records"),
-    "bets": ("Bet", "BetResult", "Line", "RuleSet", "evaluate", "line", "where"),
-    "cards": ("Shoe", "load_shoe", "make_shoe"),
-    "engine": ("Distribution", "enumerate_coup"),
-    "errors": ("BaccaratError", "RunFailed", "Unsatisfiable"),
-    "knowledge": ("Knowledge",),
-    "rulefile": ("get_rules", "load_rules", "parse_rules"),
-    "tableau": ("PUNTO_BANCO", "Tableau"),
+    "questions.analysis": ("analyse", "enumerated", "records"),
+    "bets.bet": ("Bet", "BetResult", "Line", "RuleSet", "line", "where"),
+    "routes.counts": ("evaluate",),
+    "game.cards": ("Shoe", "load_shoe", "make_shoe"),
+    "game.engine": ("Distribution", "enumerate_coup"),
+    "base.errors": ("BaccaratError", "RunFailed", "Unsatisfiable"),
+    "game.knowledge": ("Knowledge",),
+    "bets.rulefile": ("get_rules", "load_rules", "parse_rules"),
+    "game.tableau": ("PUNTO_BANCO", "Tableau"),
 }, own=("BUILT_IN",))

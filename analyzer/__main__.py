@@ -23,7 +23,7 @@ def main():
             sys.stdout = None  # nothing left to flush at exit
             sys.exit(1)
         return
-    from .signals import STOP_SIGNALS  # the signal module and a dictionary: nothing to wait for
+    from .base.signals import STOP_SIGNALS  # the signal module and a dictionary: nothing to wait for
 
     for s in STOP_SIGNALS:
         signal.signal(s, note)

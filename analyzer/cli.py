@@ -14,31 +14,32 @@ from contextlib import contextmanager, nullcontext, suppress
 
 import click
 
-from . import BUILT_IN, __version__, errors
-from .errors import error_line
-from .lazy import LazyModule
+from . import BUILT_IN, __version__
+from .base import errors
+from .base.errors import error_line
+from .base.lazy import LazyModule
 from . import report as par  # the package alone: what a report needs is loaded when it is made
-from .signals import STOP_SIGNALS
+from .base.signals import STOP_SIGNALS
 
 
 # The core, each module imported at its first use (see LazyModule): the import graph of the CLI.
-ap = LazyModule("analyzer.advantage")
-batches = LazyModule("analyzer.batch")
-cards = LazyModule("analyzer.cards")
-checks = LazyModule("analyzer.check")
-chemin_game = LazyModule("analyzer.chemin")
-counting = LazyModule("analyzer.counting")
-known_cards = LazyModule("analyzer.knowledge")
-plans_kept = LazyModule("analyzer.plancache")
-replays = LazyModule("analyzer.replay")
-tables_kept = LazyModule("analyzer.store")
+ap = LazyModule("analyzer.questions.advantage")
+batches = LazyModule("analyzer.routes.batch")
+cards = LazyModule("analyzer.game.cards")
+checks = LazyModule("analyzer.questions.check")
+chemin_game = LazyModule("analyzer.questions.chemin")
+counting = LazyModule("analyzer.bets.counting")
+known_cards = LazyModule("analyzer.game.knowledge")
+plans_kept = LazyModule("analyzer.routes.plancache")
+replays = LazyModule("analyzer.pit.replay")
+tables_kept = LazyModule("analyzer.pit.store")
 rendering = LazyModule("analyzer.render")
-rulefile = LazyModule("analyzer.rulefile")
-shoes_dealt = LazyModule("analyzer.simulate")
-shoe_runs = LazyModule("analyzer.runs")
+rulefile = LazyModule("analyzer.bets.rulefile")
+shoes_dealt = LazyModule("analyzer.questions.simulate")
+shoe_runs = LazyModule("analyzer.questions.runs")
 secrets = LazyModule("secrets")  # a token only where the server listens beyond this machine
-tableaus = LazyModule("analyzer.tableau")
-userfiles = LazyModule("analyzer.userfiles")
+tableaus = LazyModule("analyzer.game.tableau")
+userfiles = LazyModule("analyzer.base.userfiles")
 views = LazyModule("analyzer.views")  # a package: views.edge is the module analyzer.views.edge
 web = LazyModule("analyzer.web")  # a package: web.app, web.api
 
@@ -701,8 +702,8 @@ def results(wagers, coups, rules, decks, table_names, db, since, until, by_bet, 
     difference is: the standard deviation of the win given the wagers (each coup's bets taken
     together, by their exact joint outcome distribution) and z, the difference in standard
     deviations. JSON and CSV: every figure exact (the SD and z rounded; the variance exact)."""
-    computing = LazyModule("analyzer.results")
-    wagers_module = LazyModule("analyzer.wagers")
+    computing = LazyModule("analyzer.pit.results")
+    wagers_module = LazyModule("analyzer.pit.wagers")
     since_at, until_at = wagers_module.period(since, "--since"), wagers_module.period(until, "--until")
     if since_at and until_at and until_at <= since_at:
         raise click.ClickException(f"--until ({until_at}) is not after --since ({since_at}): no time between them")
@@ -752,7 +753,7 @@ def results(wagers, coups, rules, decks, table_names, db, since, until, by_bet, 
 def results_of_files(wagers: str, coups: str, rules: str | None, decks: str | None, table: str) -> list:
     """Each table's results from a file of wagers and the file of the coups they were placed on
     (one table's, as `protect` reads them): every shoe of the file as dealt whole."""
-    reviewing = LazyModule("analyzer.protect")
+    reviewing = LazyModule("analyzer.pit.protect")
     placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file", userfiles.LARGE_FILE), wagers)
     names = sorted({w.table for w in placed if w.table})
     if len(names) > 1:
@@ -767,7 +768,7 @@ def results_of_files(wagers: str, coups: str, rules: str | None, decks: str | No
                                       cards.make_shoe(decks), name, coups)
     only = deals[name].shoes
     placed = [reviewing.with_defaults(w, name, only[0].name if len(only) == 1 else "") for w in placed]
-    return LazyModule("analyzer.results").results(placed, deals)
+    return LazyModule("analyzer.pit.results").results(placed, deals)
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("coups", metavar="COUPS", required=False)
@@ -880,7 +881,7 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
     flagged player the model his wagers follow: counting (the shoe before the coup) or
     information (something of the coup's first card). JSON: every figure exact.
     """
-    reviewing = LazyModule("analyzer.protect")
+    reviewing = LazyModule("analyzer.pit.protect")
     chance = reviewing.parse_level(level)
     if (coups is None) == (db is None):
         raise click.ClickException("give --shoe COUPS (a file of the coups) or --db (the shoes kept in the pit's "

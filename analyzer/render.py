@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from .numbers import decimal, exact, is_number, percent, scientific, sqrt_decimal, to_json
-from .numbers import fixed_point, pay_table, payout_text, percent_text, rounded, to_json_text  # noqa: F401  (read through render by the views)
+from .base.numbers import decimal, exact, is_number, percent, scientific, sqrt_decimal, to_json
+from .base.numbers import fixed_point, pay_table, payout_text, percent_text, rounded, to_json_text  # noqa: F401  (read through render by the views)
 
 EXACT_KINDS = ("percent", "fine", "permille", "number", "sci", "sd", "one_in", "units", "money", "sd_money")  # rational columns
 SD_KINDS = ("sd", "sd_money")  # columns that hold a variance and show its square root

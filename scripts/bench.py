@@ -21,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.bets import evaluate
-from analyzer.cards import Shoe
-from analyzer.engine import _enumerate, closed_form
-from analyzer.rulefile import BUILT_IN, get_rules
-from analyzer.tableau import PUNTO_BANCO
+from analyzer.routes.counts import evaluate
+from analyzer.game.cards import Shoe
+from analyzer.game.engine import _enumerate, closed_form
+from analyzer.bets.rulefile import BUILT_IN, get_rules
+from analyzer.game.tableau import PUNTO_BANCO
 
 
 def median_seconds(fn, repeat):

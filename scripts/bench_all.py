@@ -32,7 +32,7 @@ SETUP = r'''
 import random, statistics, sys, time
 import numpy as np
 from analyzer import analyse, get_rules, make_shoe
-from analyzer import batch
+from analyzer.routes import batch
 rng = random.Random(20261125)
 R = "A23456789TJQK"
 def shoe():

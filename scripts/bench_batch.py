@@ -17,11 +17,11 @@ import time
 
 import numpy as np
 
-from analyzer.batch import compile_rules, evaluate_many
-from analyzer.analysis import enumerated
-from analyzer.engine import _enumerate
-from analyzer.rulefile import get_rules
-from analyzer.simulate import Deal, deal_coups, remaining_counts, shuffled_shoe, simulate
+from analyzer.routes.batch import compile_rules, evaluate_many
+from analyzer.questions.analysis import enumerated
+from analyzer.game.engine import _enumerate
+from analyzer.bets.rulefile import get_rules
+from analyzer.questions.simulate import Deal, deal_coups, remaining_counts, shuffled_shoe, simulate
 from bench import median_seconds  # scripts/ is on the path when this runs as a script
 
 
@@ -48,7 +48,7 @@ def main():
     batch_rate = len(states) / batch
 
     sample = states[:: len(states) // 200][:200]
-    from analyzer.cards import Shoe
+    from analyzer.game.cards import Shoe
 
     shoes = [Shoe(tuple(map(tuple, s.tolist()))) for s in sample]
 

@@ -4,7 +4,7 @@ Before and after in one run, interleaved, on 8-deck shoes with a random number o
 gone (suits uneven; each shoe new to every cache of shoes):
 
 - in process, each card-level bet of the catalogue alone on one shoe: *before*, the enumeration at
-  its card detail (bets.walked_counts, the route every card-level bet took until issue 29; its
+  its card detail (counts.walked_counts, the route every card-level bet took until issue 29; its
   caches emptied), *after*, its compiled polynomials (cardcount.py; compiled once beforehand, as
   a rule set is); medians and ratios, and the same on the full shoe;
 - in process, the whole catalogue on one shoe, exact results: before, the value-level bets by
@@ -37,12 +37,13 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from analyzer import cardcount, engine  # noqa: E402
-from analyzer.analysis import analyse, enumerated  # noqa: E402
-from analyzer.batch import compile_rules, evaluate_many  # noqa: E402
-from analyzer.bets import walked_counts  # noqa: E402
-from analyzer.cards import Shoe  # noqa: E402
-from analyzer.rulefile import get_rules  # noqa: E402
+from analyzer.routes import cardcount
+from analyzer.game import engine  # noqa: E402
+from analyzer.questions.analysis import analyse, enumerated  # noqa: E402
+from analyzer.routes.batch import compile_rules, evaluate_many  # noqa: E402
+from analyzer.routes.counts import walked_counts  # noqa: E402
+from analyzer.game.cards import Shoe  # noqa: E402
+from analyzer.bets.rulefile import get_rules  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_batch import shoe_states  # noqa: E402
@@ -128,7 +129,7 @@ def whole_catalogue(repeat: int, rng: random.Random):
 
 
 def compile_cost():
-    code = ("import resource, time; from analyzer.rulefile import get_rules; from analyzer.bets import prepare;"
+    code = ("import resource, time; from analyzer.bets.rulefile import get_rules; from analyzer.routes.counts import prepare;"
             "rules = get_rules('catalog'); start = time.perf_counter(); prepare(rules.bets, rules.tableau);"
             "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     runs = [subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split()

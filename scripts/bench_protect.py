@@ -29,9 +29,9 @@ JACOBSON = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]  # A, 2..9, ten-value cards: Drago
 
 def day(tables: int, shoes: int, folder: Path) -> int:
     """Write each table's coups and wagers into ``folder``; the number of wagers."""
-    from analyzer.replay import card_text
-    from analyzer.simulate import Deal, deal_coups, shuffled_shoe
-    from analyzer.tableau import PUNTO_BANCO
+    from analyzer.pit.replay import card_text
+    from analyzer.questions.simulate import Deal, deal_coups, shuffled_shoe
+    from analyzer.game.tableau import PUNTO_BANCO
 
     deal = Deal(decks=8, cut=14, burn="none")
     rng = random.Random(39)
@@ -70,9 +70,9 @@ def day(tables: int, shoes: int, folder: Path) -> int:
 
 def read_day(tables: int, folder: Path) -> tuple[dict, list]:
     """The day as the library reads it from its files: (table -> its coups, every wager)."""
-    from analyzer.cards import Shoe
-    from analyzer.protect import deals_from_file, parse_wagers, with_defaults
-    from analyzer.rulefile import get_rules
+    from analyzer.game.cards import Shoe
+    from analyzer.pit.protect import deals_from_file, parse_wagers, with_defaults
+    from analyzer.bets.rulefile import get_rules
 
     rules, deals, wagers = get_rules("catalog"), {}, []
     for t in range(1, tables + 1):
@@ -84,7 +84,7 @@ def read_day(tables: int, folder: Path) -> tuple[dict, list]:
 
 def in_process(tables: int, folder: Path) -> tuple[float, int, list]:
     """The whole day reviewed at once by the library: seconds, peak memory (MB), flagged players."""
-    from analyzer.protect import review
+    from analyzer.pit.protect import review
 
     start = time.perf_counter()
     deals, wagers = read_day(tables, folder)

@@ -29,7 +29,7 @@ from bench_protect import day, read_day  # noqa: E402
 
 def in_process(tables: int, folder: Path) -> tuple[float, float, int, str]:
     """Cold and again: seconds, seconds, peak memory (MB), the pit's total line."""
-    from analyzer.results import results
+    from analyzer.pit.results import results
 
     start = time.perf_counter()
     deals, wagers = read_day(tables, folder)

@@ -29,14 +29,14 @@ from pathlib import Path
 from bench_batch import shoe_states  # scripts/ is on the path when this runs as a script
 from bench_cards import baccarat_command, interleaved
 
-from analyzer.batch import compile_rules, evaluate_many
-from analyzer.analysis import analyse, enumerated
-from analyzer.cards import Shoe
-from analyzer.engine import _enumerate
-from analyzer.rulefile import get_rules
+from analyzer.routes.batch import compile_rules, evaluate_many
+from analyzer.questions.analysis import analyse, enumerated
+from analyzer.game.cards import Shoe
+from analyzer.game.engine import _enumerate
+from analyzer.bets.rulefile import get_rules
 
 CATALOG = get_rules("catalog").value_level()  # the card-level bets: scripts/bench_cards.py
-COMPILE = ("import time; from analyzer.rulefile import get_rules; from analyzer.batch import compile_rules; "
+COMPILE = ("import time; from analyzer.bets.rulefile import get_rules; from analyzer.routes.batch import compile_rules; "
            "r = get_rules('catalog').value_level(); t = time.perf_counter(); compile_rules(r); print(time.perf_counter() - t)")
 
 
@@ -105,8 +105,8 @@ def processes(repeat: int, before: str | None):
         times = interleaved(small, repeat) | interleaved({job: jobs[job] for job in jobs if job not in small},
                                                          max(3, repeat // 3))
         memory = {job: max(peak_memory(command) for _ in range(2)) for job, command in jobs.items()}
-        code = ("import sys, time, numpy as np; from analyzer.rulefile import get_rules; "
-                "from analyzer.batch import evaluate_many; r = get_rules('catalog').value_level(); "
+        code = ("import sys, time, numpy as np; from analyzer.bets.rulefile import get_rules; "
+                "from analyzer.routes.batch import evaluate_many; r = get_rules('catalog').value_level(); "
                 f"s = np.loadtxt({str(files['10k'])!r}, delimiter=',', dtype=np.int64); t = time.perf_counter(); "
                 "evaluate_many(r, s); print(time.perf_counter() - t)")
         in_process = {label: [] for label in installs}
@@ -164,7 +164,7 @@ def under_load(repeat: int):
 
 
 def simulate_rate(shoes: int, before: str | None):
-    code = ("import sys, time; from analyzer.rulefile import get_rules; from analyzer.simulate import Deal, simulate; "
+    code = ("import sys, time; from analyzer.bets.rulefile import get_rules; from analyzer.questions.simulate import Deal, simulate; "
             "r = get_rules('catalog').value_level(); t = time.perf_counter(); "
             f"sim = simulate(r, Deal(8, 14, 'face'), {shoes}, 1, workers=2); "
             "print(time.perf_counter() - t, sim.tally.coups)")

@@ -27,14 +27,15 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from analyzer.batch import compile_rules, evaluate_many  # noqa: E402
-from analyzer.bets import result_of, settled_masks  # noqa: E402
-from analyzer.cards import Shoe  # noqa: E402
-from analyzer.engine import enumerate_coup  # noqa: E402
-from analyzer.rulefile import get_rules  # noqa: E402
-from analyzer.runs import burn_law, coup_law, no_run_chance, simulated  # noqa: E402
-from analyzer.series import geometric_ev  # noqa: E402
-from analyzer.simulate import Deal  # noqa: E402
+from analyzer.routes.batch import compile_rules, evaluate_many  # noqa: E402
+from analyzer.bets.bet import result_of
+from analyzer.bets.conditions import settled_masks  # noqa: E402
+from analyzer.game.cards import Shoe  # noqa: E402
+from analyzer.game.engine import enumerate_coup  # noqa: E402
+from analyzer.bets.rulefile import get_rules  # noqa: E402
+from analyzer.questions.runs import burn_law, coup_law, no_run_chance, simulated  # noqa: E402
+from analyzer.bets.series import geometric_ev  # noqa: E402
+from analyzer.questions.simulate import Deal  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_batch import shoe_states  # noqa: E402

@@ -10,10 +10,10 @@ Run: python scripts/make_protect_example.py
 import random
 from pathlib import Path
 
-from analyzer.cards import Shoe
-from analyzer.replay import card_text
-from analyzer.simulate import Deal, deal_coups, shuffled_shoe
-from analyzer.tableau import PUNTO_BANCO
+from analyzer.game.cards import Shoe
+from analyzer.pit.replay import card_text
+from analyzer.questions.simulate import Deal, deal_coups, shuffled_shoe
+from analyzer.game.tableau import PUNTO_BANCO
 
 ROOT = Path(__file__).resolve().parent.parent
 JACOBSON = [0, 0, 0, -1, -1, -1, -1, 2, 2, 0]  # A, 2..9, ten-value cards

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from analyzer import report
 from analyzer.cli import report_command
-from analyzer.rulefile import BUILT_IN
+from analyzer.bets.rulefile import BUILT_IN
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"

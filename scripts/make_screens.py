@@ -15,9 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analyzer.cards import RANKS, VALUES  # noqa: E402
-from analyzer.replay import cards_taken  # noqa: E402
-from analyzer.tableau import PUNTO_BANCO  # noqa: E402
+from analyzer.game.cards import RANKS, VALUES  # noqa: E402
+from analyzer.pit.replay import cards_taken  # noqa: E402
+from analyzer.game.tableau import PUNTO_BANCO  # noqa: E402
 
 
 def call(port, method, path, body=None):

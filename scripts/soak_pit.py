@@ -35,9 +35,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analyzer.replay import cards_taken  # noqa: E402  (how many cards a coup takes, by the tableau)
-from analyzer.cards import VALUES, RANKS  # noqa: E402
-from analyzer.tableau import PUNTO_BANCO  # noqa: E402
+from analyzer.pit.replay import cards_taken  # noqa: E402  (how many cards a coup takes, by the tableau)
+from analyzer.game.cards import VALUES, RANKS  # noqa: E402
+from analyzer.game.tableau import PUNTO_BANCO  # noqa: E402
 
 SUITS = "shdc"
 BETS = ["banker", "player", "tie", "player_pair", "banker_pair", "dragon_7", "panda_8", "either_pair", "perfect_pair"]

@@ -10,12 +10,12 @@ from itertools import permutations
 import pytest
 from click.testing import CliRunner
 
-from analyzer.advantage import Information, advantage, best_sort, by_position, count_table, default_bets
-from analyzer.analysis import analyse
-from analyzer.cards import Shoe
+from analyzer.questions.advantage import Information, advantage, best_sort, by_position, count_table, default_bets
+from analyzer.questions.analysis import analyse
+from analyzer.game.cards import Shoe
 from analyzer.cli import cli
-from analyzer.knowledge import Knowledge
-from analyzer.rulefile import get_rules
+from analyzer.game.knowledge import Knowledge
+from analyzer.bets.rulefile import get_rules
 
 from dealer import POINT_VALUE, deal
 from test_cards import shoe_of

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from analyzer import (BaccaratError, Bet, Knowledge, Shoe, Tableau, analyse, enumerate_coup, enumerated, evaluate,
                       get_rules, line, load_rules, load_shoe, make_shoe, parse_rules, records, where)
 from analyzer.cli import cli
-from analyzer.simulate import Deal
+from analyzer.questions.simulate import Deal
 
 ANALYZER = Path(__file__).resolve().parent.parent / "analyzer"
 ONE_DECK = Shoe.decks(1)

@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.batch import (BLOCK, FAST_CARDS, FEW_SHOES, FLOAT_EXACT, analyse_one, compile_rules, evaluate_many,
+from analyzer.routes.batch import (BLOCK, FAST_CARDS, FEW_SHOES, FLOAT_EXACT, analyse_one, compile_rules, evaluate_many,
                             hand_class_counts, hand_classes_of, json_lines, parse_shoe_lines, plan_of)
-from analyzer.analysis import analyse, enumerated
-from analyzer.cards import BaccaratError, Shoe
+from analyzer.questions.analysis import analyse, enumerated
+from analyzer.game.cards import BaccaratError, Shoe
 from analyzer.cli import cli
-from analyzer.engine import falling, head_counts
-from analyzer.rulefile import get_rules, parse_rules
+from analyzer.game.engine import falling, head_counts
+from analyzer.bets.rulefile import get_rules, parse_rules
 
 from test_engine import random_shoe
 
@@ -146,7 +146,7 @@ def test_one_blas_thread_leaves_the_callers_setting_when_threads_overlap():
     # share one limit, and the last to leave restores what the caller had. (Each context saving
     # and restoring alone left 1 thread behind: seen from BLAS's default, in a fresh interpreter.)
     code = ("import threading; from threadpoolctl import threadpool_info\n"
-            "from analyzer import Shoe, analyse, get_rules; from analyzer.batch import compile_rules\n"
+            "from analyzer import Shoe, analyse, get_rules; from analyzer.routes.batch import compile_rules\n"
             "rules = get_rules('standard'); compile_rules(rules)\n"
             "blas = lambda: [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
             "before = blas()\n"
@@ -164,7 +164,7 @@ def test_one_blas_thread_holds_in_whichever_thread_enters_it():
     # taken in one thread and restored in another stayed). Seen inside the context, from a worker
     # thread after the main thread had used one.
     code = ("import json, threading; from threadpoolctl import threadpool_info\n"
-            "from analyzer.batch import one_blas_thread\n"
+            "from analyzer.routes.batch import one_blas_thread\n"
             "blas = lambda: [i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas']\n"
             "with one_blas_thread(): pass\n"
             "seen = []\n"

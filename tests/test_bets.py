@@ -9,13 +9,14 @@ from itertools import permutations
 
 import pytest
 
-from analyzer.batch import compile_rules
-from analyzer.analysis import analyse, enumerated
-from analyzer.bets import AnyOf, BetResult, evaluate, where
-from analyzer.cards import BaccaratError, Shoe
-from analyzer.engine import enumerate_coup
+from analyzer.routes.batch import compile_rules
+from analyzer.questions.analysis import analyse, enumerated
+from analyzer.bets.bet import AnyOf, BetResult, where
+from analyzer.routes.counts import evaluate
+from analyzer.game.cards import BaccaratError, Shoe
+from analyzer.game.engine import enumerate_coup
 from analyzer.render import percent
-from analyzer.rulefile import BUILT_IN, get_rules
+from analyzer.bets.rulefile import BUILT_IN, get_rules
 
 from dealer import POINT_VALUE, banker_draws, banker_stands_on_6, deal
 from test_engine import physical_cards, random_shoe

@@ -1,7 +1,7 @@
-"""The card-level counter (analyzer/cardcount.py): compiled polynomials against the two other
+"""The card-level counter (analyzer/routes/cardcount.py): compiled polynomials against the two other
 routes - brute force over every ordered 6-card sequence of small shoes with real, uneven suits
 (the dealer in dealer.py; the predicates here are written from the bets' rules), and the
-enumeration at card detail (engine.enumerate_cards, bets.walked_counts) on random depleted
+enumeration at card detail (engine.enumerate_cards, counts.walked_counts) on random depleted
 8-deck shoes, with and without known cards, one shoe at a time and in a batch."""
 
 import random
@@ -13,14 +13,14 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from analyzer import cardcount
-from analyzer.analysis import analyse
-from analyzer.batch import evaluate_many
-from analyzer.bets import card_line_counts, walked_counts
-from analyzer.cards import BaccaratError, Shoe
-from analyzer.engine import TooMuchDetail
-from analyzer.knowledge import Knowledge
-from analyzer.rulefile import get_rules, parse_rules
+from analyzer.routes import cardcount
+from analyzer.questions.analysis import analyse
+from analyzer.routes.batch import evaluate_many
+from analyzer.routes.counts import card_line_counts, walked_counts
+from analyzer.game.cards import BaccaratError, Shoe
+from analyzer.game.engine import TooMuchDetail
+from analyzer.game.knowledge import Knowledge
+from analyzer.bets.rulefile import get_rules, parse_rules
 
 from dealer import POINT_VALUE, deal
 

@@ -10,12 +10,12 @@ from itertools import permutations
 
 import pytest
 
-from analyzer.analysis import analyse
-from analyzer.bets import evaluate
-from analyzer.cards import BaccaratError, Shoe
-from analyzer.engine import infinite_deck
+from analyzer.questions.analysis import analyse
+from analyzer.routes.counts import evaluate
+from analyzer.game.cards import BaccaratError, Shoe
+from analyzer.game.engine import infinite_deck
 from analyzer.render import percent
-from analyzer.rulefile import get_rules, parse_rules
+from analyzer.bets.rulefile import get_rules, parse_rules
 
 from dealer import POINT_VALUE, deal
 

@@ -1,6 +1,6 @@
 """Chemin de fer as a two-person game: the classical infinite-deck solution, exact mutual best
 responses in every model (checked by evaluators written here from the rules, sharing no code with
-analyzer.chemin), the casino rules against the engine, model B3 against B2, convergence in the
+analyzer.questions.chemin), the casino rules against the engine, model B3 against B2, convergence in the
 number of decks, the commission from 0 to 10%, tableau options as data, and the command."""
 
 import json
@@ -10,11 +10,11 @@ import pytest
 import sympy
 from click.testing import CliRunner
 
-from analyzer.cards import BaccaratError, Shoe
-from analyzer.chemin import commission_table, game, option_gains, pure_deviation_gains, solve, tableau_play
+from analyzer.game.cards import BaccaratError, Shoe
+from analyzer.questions.chemin import commission_table, game, option_gains, pure_deviation_gains, solve, tableau_play
 from analyzer.cli import cli
-from analyzer.engine import enumerate_coup
-from analyzer.tableau import CASINO, FREE
+from analyzer.game.engine import enumerate_coup
+from analyzer.game.tableau import CASINO, FREE
 
 from dealer import POINT_VALUE, banker_draws
 
@@ -227,7 +227,7 @@ def falling(n, k):
 def engine_results(shoe):
     """(Banker wins, Player wins) as probabilities, from the punto banco enumerator (or its
     infinite-deck limit)."""
-    from analyzer.engine import infinite_deck
+    from analyzer.game.engine import infinite_deck
 
     dist = infinite_deck() if shoe is None else enumerate_coup(shoe)
     return (F(dist.count(dist.fields["winner"] == -1), dist.total), F(dist.count(dist.fields["winner"] == 1), dist.total))

@@ -188,7 +188,7 @@ def test_the_lazy_modules_of_the_command_line_are_ordinary_modules():
 
 def test_version_and_help_load_no_numpy():
     code = ("import sys; from analyzer.cli import cli\ntry: cli(['--help'])\nexcept SystemExit: pass\n"
-            "print(sorted({'numpy', 'tabulate', 'analyzer.engine'} & set(sys.modules)))")
+            "print(sorted({'numpy', 'tabulate', 'analyzer.game.engine'} & set(sys.modules)))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip().splitlines()[-1] == "[]"
 
@@ -200,7 +200,7 @@ def test_a_value_level_question_loads_no_card_level_counting(tmp_path):
     # loads what it counts with, and with its compilations on disk (the second run) neither loads
     # numpy.ma (np.unique's import, 8 ms: the counting finds distinct classes without it)
     code = ("import sys; from analyzer.cli import cli\ntry: cli(['edge', '--decks', '8'{more}])\nexcept SystemExit: pass\n"
-            "print(sorted({{'analyzer.cardcount', 'analyzer.closedforms', 'analyzer.batch',"
+            "print(sorted({{'analyzer.routes.cardcount', 'analyzer.routes.closedforms', 'analyzer.routes.batch',"
             " 'importlib.resources', 'numpy.ma'}} & set(sys.modules)))")
     loaded = subprocess.run([sys.executable, "-c", code.format(more="")], capture_output=True, text=True, check=True,
                             env=os.environ | {"XDG_CACHE_HOME": str(tmp_path)})
@@ -208,7 +208,7 @@ def test_a_value_level_question_loads_no_card_level_counting(tmp_path):
     for _ in range(2):
         card_level = subprocess.run([sys.executable, "-c", code.format(more=", '--rules', 'catalog'")],
                                     capture_output=True, text=True, check=True)
-    assert "'analyzer.cardcount'" in card_level.stdout.strip().splitlines()[-1]
+    assert "'analyzer.routes.cardcount'" in card_level.stdout.strip().splitlines()[-1]
     assert "'numpy.ma'" not in card_level.stdout.strip().splitlines()[-1]
 
 

@@ -9,14 +9,14 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from analyzer import cardcount, closedforms
-from analyzer.analysis import enumerated
-from analyzer.batch import FEW_SHOES, SHOE_BY_SHOE_WORK, check_shoe_by_shoe, evaluate_many, plan_of
-from analyzer.bets import detail_counts, walked_counts
-from analyzer.cards import Shoe
-from analyzer.errors import BaccaratError
-from analyzer.knowledge import NOTHING
-from analyzer.rulefile import get_rules, parse_rules
+from analyzer.routes import cardcount, closedforms
+from analyzer.questions.analysis import enumerated
+from analyzer.routes.batch import FEW_SHOES, SHOE_BY_SHOE_WORK, check_shoe_by_shoe, evaluate_many, plan_of
+from analyzer.routes.counts import detail_counts, walked_counts
+from analyzer.game.cards import Shoe
+from analyzer.base.errors import BaccaratError
+from analyzer.game.knowledge import NOTHING
+from analyzer.bets.rulefile import get_rules, parse_rules
 
 from dealer import POINT_VALUE as POINT_VALUES, banker_stands_on_6, deal
 
@@ -170,7 +170,7 @@ def pattern_bet(rules):
 def test_another_bets_pattern_terms_kept_under_this_name_are_made_again(monkeypatch, tmp_path):
     # A file with a valid name and digest but another bet's terms (forged: no accident makes one)
     # is a miss, not an error or a wrong figure.
-    from analyzer import plancache
+    from analyzer.routes import plancache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     lucky, other = CATALOG.bet("lucky_match"), pattern_bet(PATTERN_BETS["any of the rest, another tableau"])
@@ -463,7 +463,7 @@ def test_suit_tests_beside_other_card_tests_or_crossing_suit_sets_are_not_of_the
 def test_a_batch_of_bets_counted_shoe_by_shoe_is_refused_before_it_starts_past_its_bound():
     # each shoe costs the suited hands a pass over the value sequences per product of suit sets
     # (a few ms each): a batch, eor or simulation that would take minutes is refused at once
-    from analyzer.simulate import Deal, simulate
+    from analyzer.questions.simulate import Deal, simulate
 
     products = sum(closedforms.suit_products(b.conditions) for b in SUITED_HANDS.bets)
     most = SHOE_BY_SHOE_WORK // products
@@ -481,7 +481,7 @@ def test_a_batch_of_bets_counted_shoe_by_shoe_is_refused_before_it_starts_past_i
 def test_a_line_of_suits_that_can_never_hold_is_found_by_the_check():
     # found by a hostile review: a line whose suit tests cancel (a spade that is red) left no
     # product of suit sets, and the bet was refused, so `rules check` could not say it never pays
-    from analyzer.check import check_rules
+    from analyzer.questions.check import check_rules
 
     rules = rules_of('[[bets]]\nid = "dead"\nlines = [\n{ label = "a red spade", when = { all = [{ player_1 = { suit = "spades" } }, '
                      '{ player_1 = { colour = "red" } }], banker_suited = true, player_hand = { same_suit = true }, '
@@ -499,7 +499,7 @@ def test_every_compiled_form_of_the_catalogue_gives_the_same_counts_in_small_chu
     # chunks of a few shoes, every form must give the counts it gives each shoe alone: a batch of
     # shoes of at most 455 cards (float64) and one past them (int64), each of 40 shoes (the array
     # routes of cardcount.free_ways and engine.class_sums, taken from 16 and 32 shoes on).
-    from analyzer import batch
+    from analyzer.routes import batch
 
     forms = {id(found[0]): found[0] for found in batch.card_polynomials(batch.compile_rules(CATALOG)) if found}
     assert {type(form).__name__ for form in forms.values()} >= {"Polynomials", "FirstFourPoker", "HandSets", "RankPattern"}
@@ -520,7 +520,7 @@ def test_every_compiled_form_of_the_catalogue_gives_the_same_counts_in_small_chu
 def test_a_ranks_pattern_that_can_never_hold_counts_nothing_and_is_found_by_the_check():
     # found by a hostile review: lines of the ranks' pattern that no deal settles (three of a
     # kind without a pair among the cards) left no terms, and every route failed (an IndexError)
-    from analyzer.check import check_rules
+    from analyzer.questions.check import check_rules
 
     rules = rules_of('[[bets]]\nid = "dead"\nlines = [\n{ label = "trips, no pair", when = { all = [{ all_cards = { poker = '
                      '"three_of_a_kind" } }, { not = { all_cards = { poker = "pair" } } }] }, pays = 5 },\n]\n')

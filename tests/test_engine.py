@@ -9,10 +9,10 @@ from itertools import product
 import numpy as np
 import pytest
 
-from analyzer.cards import RANKS, Shoe, card_name
-from analyzer.bets import where
-from analyzer.engine import enumerate_coup, falling, infinite_deck, closed_form
-from analyzer.tableau import PUNTO_BANCO
+from analyzer.game.cards import RANKS, Shoe, card_name
+from analyzer.bets.bet import where
+from analyzer.game.engine import enumerate_coup, falling, infinite_deck, closed_form
+from analyzer.game.tableau import PUNTO_BANCO
 
 from dealer import banker_draws, banker_stands_on_6, brute_force, deal
 
@@ -228,7 +228,7 @@ def test_infinite_deck_is_the_limit_of_growing_shoes():
 
 
 def test_infinite_deck_follows_the_tableau():
-    from analyzer.rulefile import get_rules
+    from analyzer.bets.rulefile import get_rules
 
     limit = infinite_deck(get_rules("banker-stands-on-6").tableau)
     f = limit.fields
@@ -244,9 +244,9 @@ def test_shoes_alike_within_each_class_share_one_enumeration():
     # To a bet on colours, a shoe a heart short and one a diamond short are the same shoe: the walk
     # reads a shoe only by its cards of each class. One enumeration serves both, each carrying its
     # own shoe, and its counts and cells are what a fresh walk of the second shoe gives.
-    from analyzer import engine
-    from analyzer.layout import Detail
-    from analyzer.rulefile import get_rules
+    from analyzer.game import engine
+    from analyzer.game.layout import Detail
+    from analyzer.bets.rulefile import get_rules
 
     colour = next(b for b in get_rules("catalog").bets if b.id == "colour_match")
     detail = Detail.of(colour.needs)
@@ -263,7 +263,7 @@ def test_shoes_alike_within_each_class_share_one_enumeration():
 
 
 def test_recent_keeps_the_latest_within_its_budget():
-    from analyzer.recent import Recent
+    from analyzer.base.recent import Recent
 
     recent = Recent(10, size=len)
     for key, size in (("a", 4), ("b", 4), ("c", 4)):

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.bets import evaluate
-from analyzer.cards import RANKS, BaccaratError, Shoe, parse_dealt, shoe_in_play
+from analyzer.routes.counts import evaluate
+from analyzer.game.cards import RANKS, BaccaratError, Shoe, parse_dealt, shoe_in_play
 from analyzer.cli import cli
-from analyzer.counting import betting_correlation, derive_tags, linear_slope, tag_weights
-from analyzer.engine import closed_form
-from analyzer.eor import effect_of_removal
-from analyzer.knowledge import Knowledge
-from analyzer.rulefile import get_rules
+from analyzer.bets.counting import betting_correlation, derive_tags, linear_slope, tag_weights
+from analyzer.game.engine import closed_form
+from analyzer.questions.eor import effect_of_removal
+from analyzer.game.knowledge import Knowledge
+from analyzer.bets.rulefile import get_rules
 from analyzer.views.edge import now
 
 from test_engine import random_shoe

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.amounts import MAX_PAYOUT, parse_amount
-from analyzer.cards import BaccaratError, Shoe, shoe_from_mapping
-from analyzer.knowledge import Knowledge
-from analyzer.rulefile import parse_rules
-from analyzer.userfiles import parse_json, parse_toml
+from analyzer.bets.amounts import MAX_PAYOUT, parse_amount
+from analyzer.game.cards import BaccaratError, Shoe, shoe_from_mapping
+from analyzer.game.knowledge import Knowledge
+from analyzer.bets.rulefile import parse_rules
+from analyzer.base.userfiles import parse_json, parse_toml
 
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -152,13 +152,13 @@ def test_standard_input_is_capped_too():
 def test_a_billion_shoes_take_no_memory_before_they_are_dealt():
     """The work is handed out lazily: a run of 10^14 shoes starts dealing at once, within the
     memory of a small run, and stops cleanly when told (the interrupt tests below check how)."""
-    from analyzer.simulate import chunks
+    from analyzer.questions.simulate import chunks
 
     tasks = chunks(10**14)
     assert next(tasks) == (0, 50) and next(tasks) == (50, 50)  # a generator, not a list
     code = ("import resource\n"
-            "from analyzer.rulefile import get_rules\n"
-            "from analyzer.simulate import Deal, simulate\n"
+            "from analyzer.bets.rulefile import get_rules\n"
+            "from analyzer.questions.simulate import Deal, simulate\n"
             "def peak_after(shoes):\n"
             "    seen = []\n"
             "    def progress(n):\n"

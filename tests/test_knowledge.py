@@ -10,12 +10,12 @@ from itertools import permutations
 
 import pytest
 
-from analyzer.analysis import analyse
-from analyzer.bets import evaluate, outcome_counts
-from analyzer.cards import BaccaratError, Shoe
-from analyzer.engine import enumerate_coup, infinite_deck
-from analyzer.knowledge import Knowledge
-from analyzer.rulefile import get_rules
+from analyzer.questions.analysis import analyse
+from analyzer.routes.counts import evaluate, outcome_counts
+from analyzer.game.cards import BaccaratError, Shoe
+from analyzer.game.engine import enumerate_coup, infinite_deck
+from analyzer.game.knowledge import Knowledge
+from analyzer.bets.rulefile import get_rules
 
 from dealer import deal
 from test_cards import CASES, SHOES, rule_file, shoe_of
@@ -150,7 +150,7 @@ def test_knowledge_the_shoe_cannot_satisfy():
 def test_effect_of_removal_given_known_cards_keeps_the_sum_rule():
     # With known cards, a card's weight is the cards left times the chance of the knowledge once
     # it is gone; the sum rule then holds exactly (burning a random card first changes nothing).
-    from analyzer.eor import effect_of_removal
+    from analyzer.questions.eor import effect_of_removal
 
     shoe = Shoe.decks(1).without_cards([(0, 0), (8, 3), (12, 1)])
     rules = get_rules("catalog").only(["banker", "tie", "player_pair", "colour_match"])
@@ -166,7 +166,7 @@ def test_effect_of_removal_given_known_cards_keeps_the_sum_rule():
 
 
 def test_effect_of_removal_when_a_removal_makes_the_knowledge_impossible():
-    from analyzer.eor import effect_of_removal
+    from analyzer.questions.eor import effect_of_removal
 
     shoe = Shoe.decks(1).without_cards([(8, None)] * 3)  # one 9 left, and it is known to be card 1
     removal = effect_of_removal(get_rules("standard"), shoe, knowledge=Knowledge.parse(["1=9"]))

@@ -12,11 +12,12 @@ from statistics import NormalDist
 import pytest
 from click.testing import CliRunner
 
-from analyzer import Shoe, get_rules, parsheet, report
+from analyzer import Shoe, get_rules, report
+from analyzer.questions import parsheet
 from analyzer.views import parsheet as parsheet_views
-from analyzer.bets import evaluate
+from analyzer.routes.counts import evaluate
 from analyzer.cli import cli, report_command
-from analyzer.engine import enumerate_coup
+from analyzer.game.engine import enumerate_coup
 from tests.dealer import deal
 from tests.test_report import pdf_text, xlsx_cells
 

@@ -236,7 +236,7 @@ def test_a_void_that_cannot_be_is_refused(client, body, says):
 
 
 def test_wagers_on_a_voided_coup_ride_on_the_coup_dealt_again(pit, client):
-    from analyzer import protect
+    from analyzer.pit import protect
 
     after = dealt_table(client, coups=COUPS[:1], rules="standard")
     wager = {"player": "ann", "bet": "banker", "amount": "10", "seat": "1"}
@@ -358,9 +358,9 @@ def test_two_servers_on_one_postgresql_share_screens_and_refuse_a_stale_writer(p
         cards = [r + s for r in "A23456789TJQK" for s in "shdc"] * 8
         import random
 
-        from analyzer.cards import RANKS, VALUES
-        from analyzer.replay import cards_taken
-        from analyzer.tableau import PUNTO_BANCO
+        from analyzer.game.cards import RANKS, VALUES
+        from analyzer.pit.replay import cards_taken
+        from analyzer.game.tableau import PUNTO_BANCO
         random.Random(7).shuffle(cards)
         at = 0
         for i in range(30):

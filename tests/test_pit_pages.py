@@ -300,9 +300,9 @@ def deal_real_shoe(port, name, seed, coups, wagers=()):
     with ``wagers`` placed before it."""
     import random
 
-    from analyzer.cards import RANKS, VALUES
-    from analyzer.replay import cards_taken
-    from analyzer.tableau import PUNTO_BANCO
+    from analyzer.game.cards import RANKS, VALUES
+    from analyzer.pit.replay import cards_taken
+    from analyzer.game.tableau import PUNTO_BANCO
 
     rng = random.Random(seed)
     cards = [r + s for r in "A23456789TJQK" for s in "shdc"] * 8

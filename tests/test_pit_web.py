@@ -196,9 +196,9 @@ def test_the_server_killed_mid_shoe_loses_no_acknowledged_event_and_screens_catc
         cards = [r + s for r in "A23456789TJQK" for s in "shdc"] * 8
         import random
         random.Random(3).shuffle(cards)
-        from analyzer.replay import cards_taken
-        from analyzer.cards import RANKS, VALUES
-        from analyzer.tableau import PUNTO_BANCO
+        from analyzer.pit.replay import cards_taken
+        from analyzer.game.cards import RANKS, VALUES
+        from analyzer.game.tableau import PUNTO_BANCO
         at = 0
 
         def feed():

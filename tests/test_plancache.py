@@ -11,13 +11,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer import plancache
-from analyzer.analysis import FEW_ANALYSES, analyse, enumerated, plan_for_one
-from analyzer.batch import compile_rules, evaluate_many, plan_of
-from analyzer.cardcount import compile_lines, layout_of, stored_or_compiled
-from analyzer.cards import Shoe
+from analyzer.routes import plancache
+from analyzer.questions.analysis import analyse, enumerated
+from analyzer.routes import choose
+from analyzer.routes.choose import FEW_ANALYSES, plan_for_one
+from analyzer.routes.batch import compile_rules, evaluate_many, plan_of
+from analyzer.routes.cardcount import compile_lines, layout_of, stored_or_compiled
+from analyzer.game.cards import Shoe
 from analyzer.cli import cli
-from analyzer.rulefile import get_rules, parse_rules
+from analyzer.bets.rulefile import get_rules, parse_rules
 
 CATALOG = get_rules("catalog")
 MAJESTIC = CATALOG.bet("majestic_match")
@@ -39,17 +41,17 @@ def fresh_rules(text: str = ""):
 
 def forget():
     """Forget every compilation held in this process, as a new process starts."""
-    import analyzer.analysis as analysis
-    import analyzer.batch as batch
-    import analyzer.cardcount as cardcount
+    import analyzer.routes.batch as batch
+    import analyzer.routes.cardcount as cardcount
+    import analyzer.routes.choose as choose
     batch._plan.cache_clear()
     batch._PLANS.clear()
-    analysis._USES.clear()
+    choose._USES.clear()
     cardcount.COMPILED.clear()
 
 
 def test_a_compilation_read_back_counts_as_the_one_compiled(cache):
-    from analyzer.knowledge import NOTHING
+    from analyzer.game.knowledge import NOTHING
     layout = layout_of(MAJESTIC.needs, NOTHING, CATALOG.tableau)
     made = stored_or_compiled((MAJESTIC.conditions,), layout, CATALOG.tableau, NOTHING, False, "m")
     assert len(list(cache.glob("cards-*.npz"))) == 1
@@ -110,7 +112,7 @@ def test_a_change_of_code_or_question_names_another_file():
 
 def test_the_canonical_text_is_the_same_in_another_process():
     # sets of strings iterate in an order that changes with the hash seed: the text must not
-    code = ("from analyzer import plancache; from analyzer.rulefile import get_rules; "
+    code = ("from analyzer.routes import plancache; from analyzer.bets.rulefile import get_rules; "
             "print(plancache.key('plan', *[b.conditions for b in get_rules('catalog').bets]))")
     keys = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env=os.environ | {"PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
@@ -152,11 +154,23 @@ def test_analyse_takes_the_compiled_route_after_a_few_shoes_and_agrees(cache):
     for shoe in shoes[FEW_ANALYSES:]:
         assert [r.ev for r in analyse(rules, shoe)] == [r.ev for r in enumerated(rules, shoe)]
         assert plan_of(rules).compiled  # compiled (and kept on disk) at the next
-    forget()  # as another process: the same shoes take the enumerator first, then the plan read from disk
+    forget()  # as another process (issue 54): the plan kept on disk is read at the first shoe
     again = fresh_rules()
-    assert [plan_for_one(again) for _ in range(FEW_ANALYSES)] == [None] * FEW_ANALYSES
+    assert choose.kept_on_disk(again)
     files = sorted(cache.glob("*.npz"))
     assert plan_for_one(again) is not None and sorted(cache.glob("*.npz")) == files  # read, nothing compiled anew
+    assert [r.ev for r in analyse(again, shoes[0])] == [r.ev for r in enumerated(again, shoes[0])]
+    forget()
+    other = fresh_rules('[[bets]]\nid = "x"\nlines = [{ label = "t", when = { winner = "tie" }, pays = 9 }]\n')
+    assert not choose.kept_on_disk(other) and plan_for_one(other) is None  # another rule set: nothing kept
+
+
+def test_a_value_level_rule_set_is_left_to_its_lean_plan(cache):
+    forget()
+    standard = get_rules("standard")
+    compile_rules(standard)  # marked as kept whole
+    forget()
+    assert not choose.kept_on_disk(standard)  # lean.py answers it without numpy
 
 
 def test_threads_that_analyse_as_the_compiled_route_is_first_loaded(cache):
@@ -164,8 +178,8 @@ def test_threads_that_analyse_as_the_compiled_route_is_first_loaded(cache):
     # module is in sys.modules before its body has run; threads that reach the compiled route while
     # another imports it must wait for it, not read a half-loaded module (a review found 15-23
     # errors of 36 so).
-    code = ("import random, threading\nfrom analyzer import analysis\nfrom analyzer.cards import Shoe\n"
-            "from analyzer.rulefile import get_rules\nrules = get_rules('standard')\nerrors, done = [], []\n"
+    code = ("import random, threading\nfrom analyzer.questions import analysis\nfrom analyzer.game.cards import Shoe\n"
+            "from analyzer.bets.rulefile import get_rules\nrules = get_rules('standard')\nerrors, done = [], []\n"
             "def work(i):\n    rng = random.Random(i)\n    for _ in range(6):\n        try:\n"
             "            analysis.analyse(rules, Shoe.decks(8).remove(*rng.sample('A23456789TJQK', 3))); done.append(1)\n"
             "        except Exception as e:\n            errors.append(repr(e))\n"
@@ -179,7 +193,7 @@ def test_threads_that_analyse_as_the_compiled_route_is_first_loaded(cache):
 def test_cache_info_and_clear(cache):
     compile_rules(fresh_rules())
     info = CliRunner().invoke(cli, ["cache", "info"])
-    files = len(list(cache.glob("*.npz")))
+    files = len(list(cache.glob("*.npz")) + list(cache.glob("*.bin")))  # the arrays, and the mark that says the rule set is kept whole
     assert info.exit_code == 0 and info.output.startswith(f"{cache}: {files} files of compiled plans, ")
     cleared = CliRunner().invoke(cli, ["cache", "clear"])
     assert cleared.exit_code == 0 and cleared.output.startswith(f"Removed {files} files of compiled plans (")
@@ -206,13 +220,13 @@ def test_another_compilation_put_in_place_is_a_miss(cache):
 def test_only_files_named_as_the_cache_names_them_are_counted_trimmed_or_cleared(cache):
     forget()
     compile_rules(fresh_rules())
-    ours = sorted(p.name for p in cache.glob("*.npz"))
+    ours = sorted(p.name for p in [*cache.glob("*.npz"), *cache.glob("*.bin")])  # arrays, and the rule set's mark
     (cache / "my_results.npz").write_bytes(b"a user's own file")
     (cache / "sub.npz").mkdir()
     assert ours and plancache.contents()[1] == len(ours)
     assert all(oct((cache / name).stat().st_mode)[-3:] == "644" for name in ours)  # a shared cache can read them
     plancache.trim(cache, limit=0)
-    assert sorted(p.name for p in cache.glob("*.npz")) == ["my_results.npz", "sub.npz"]
+    assert sorted(p.name for p in cache.glob("*.npz")) == ["my_results.npz", "sub.npz"] and not list(cache.glob("*.bin"))
     forget()
     compile_rules(fresh_rules())
     assert plancache.clear()[1] == len(ours)

@@ -14,12 +14,12 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from analyzer.analysis import analyse
-from analyzer.cards import BaccaratError, Shoe, parse_card
+from analyzer.questions.analysis import analyse
+from analyzer.game.cards import BaccaratError, Shoe, parse_card
 from analyzer.cli import cli
-from analyzer.knowledge import Knowledge
-from analyzer.protect import Informed, deals_from_file, parse_wagers, review
-from analyzer.rulefile import load_rules
+from analyzer.game.knowledge import Knowledge
+from analyzer.pit.protect import Informed, deals_from_file, parse_wagers, review
+from analyzer.bets.rulefile import load_rules
 
 from dealer import deal
 
@@ -185,7 +185,7 @@ def test_every_wager_has_nows_ev_and_the_dealers_settlement(table):
 def test_the_informed_models_evs_and_innovations_are_knowns(table, rules):
     """An information model's EV of a wager is `--known`'s on the shoe before the coup; its
     innovation, `--known`'s on the full shoe less the EV there."""
-    from analyzer.protect import coup_figures
+    from analyzer.pit.protect import coup_figures
 
     shoes, _, _, deals, _ = table
     bets = ["player", "player_red"]
@@ -257,7 +257,7 @@ def test_a_few_wagers_chances_are_counted_exactly(rules):
     it, the wager at coup 8 may fall at any coup strictly between 3 and 12 (the information
     models' test, here on the EVs); against the simulator's 400 shoes, the three wagers as they
     were (counting's). Few placements: both chances counted exactly, equal to counts here."""
-    from analyzer.protect import Columns, placement_chance
+    from analyzer.pit.protect import Columns, placement_chance
 
     shoes = dealt(7, 1)
     every = list(moments(shoes))
@@ -273,7 +273,7 @@ def test_a_few_wagers_chances_are_counted_exactly(rules):
     assert placement_chance(player.wagers, column_of, 100, [0]).exact == within
     # counting's test: the same wagers on each of the bank's shoes, dealt by the simulator: 400 of
     # them, few enough to count
-    from analyzer.protect import BANK_SHOES, Bank, Informed
+    from analyzer.pit.protect import BANK_SHOES, Bank, Informed
 
     grid = Bank(deals, Informed(deals, {"": {"tie"}}, "7-9").rules, 0).evs("")["tie"]
     observed = sum(a * float(evs[c - 1]) for c, a in stakes.items())
@@ -283,7 +283,7 @@ def test_a_few_wagers_chances_are_counted_exactly(rules):
 
 
 def _coups(deals):
-    from analyzer.protect import coup_figures
+    from analyzer.pit.protect import coup_figures
 
     figures = coup_figures("", deals[""], ["tie"])
     return [figures["S1", n] for n in range(1, len(figures) + 1)]
@@ -417,7 +417,7 @@ def post(client, path, body):
 
 
 def test_wagers_fed_to_a_table_are_kept_with_their_ev_and_reviewed(tmp_path):
-    from analyzer.store import Store
+    from analyzer.pit.store import Store
     from analyzer.web import api
     from analyzer.web.app import create_app
     from analyzer.web.pit import Pit
@@ -473,9 +473,9 @@ def test_wagers_fed_to_a_table_are_kept_with_their_ev_and_reviewed(tmp_path):
 def test_a_review_of_the_store_a_part_of_the_players_at_a_time_gives_the_same_figures(tmp_path):
     """A month of a pit is reviewed a part of the players at a time (protect.review_store): one
     player a part here, against all at once - the same players, figures, chances and flags."""
-    from analyzer.pit import place, record, table_spec
-    from analyzer.protect import review_store
-    from analyzer.store import Store
+    from analyzer.pit.table import place, record, table_spec
+    from analyzer.pit.protect import review_store
+    from analyzer.pit.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'pit.sqlite'}")
     for table in ("t1", "t2"):

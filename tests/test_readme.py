@@ -52,7 +52,7 @@ def test_ci_runs_the_readme_commands_and_builds_the_docs():
 
 
 def test_every_outcome_field_is_documented_with_its_example():
-    from analyzer.conditions import EXAMPLES, FIELDS
+    from analyzer.bets.conditions import EXAMPLES, FIELDS
 
     reference = (ROOT / "docs" / "reference" / "rule-files.md").read_text()
     assert set(EXAMPLES) == set(FIELDS)

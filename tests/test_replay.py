@@ -8,12 +8,12 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from analyzer.analysis import analyse
-from analyzer.cards import BaccaratError, Shoe
+from analyzer.questions.analysis import analyse
+from analyzer.game.cards import BaccaratError, Shoe
 from analyzer.cli import cli
-from analyzer.replay import dealt_file, parse_coups, result_of, steps
-from analyzer.rulefile import get_rules
-from analyzer.tableau import PUNTO_BANCO
+from analyzer.pit.replay import dealt_file, parse_coups, result_of, steps
+from analyzer.bets.rulefile import get_rules
+from analyzer.game.tableau import PUNTO_BANCO
 
 from dealer import deal
 

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import Shoe, analyse, get_rules, report
-from analyzer.bets import MAIN_BETS
+from analyzer.bets.bet import MAIN_BETS
 from analyzer.cli import cli
 from analyzer.render import data_number, percent
 from analyzer.report import document
@@ -431,7 +431,7 @@ def test_committed_reports_match_the_code():
     spec = importlib.util.spec_from_file_location("make_reports", ROOT / "scripts" / "make_reports.py")
     make_reports = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_reports)
-    from analyzer.rulefile import BUILT_IN
+    from analyzer.bets.rulefile import BUILT_IN
 
     assert sorted(p.name for p in (ROOT / "reports").iterdir()) == sorted(
         [f"{name}-8-decks" for name in BUILT_IN] + [make_reports.MATPLOTLIB])

@@ -12,10 +12,10 @@ from itertools import permutations
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cards import Shoe
+from analyzer.game.cards import Shoe
 from analyzer.cli import cli
-from analyzer.results import coup_variance, results, store_results
-from analyzer.rulefile import get_rules
+from analyzer.pit.results import coup_variance, results, store_results
+from analyzer.bets.rulefile import get_rules
 from dealer import deal
 from test_openapi import validate
 from test_protect import RANKS, SUITS, dealt
@@ -89,8 +89,8 @@ def pit_with_wagers(tmp_path, seed=7, tables=("bac-2", "bac-10"), shoes=1, decks
     (some on the coming coup, one voided coup); returns the store and, for each wager kept, what
     the test knows of it: table, coup's outcome, bet, amount, the EV the pit kept, and the coup's
     index in its shoe."""
-    from analyzer.pit import place, record, table_spec
-    from analyzer.store import Store
+    from analyzer.pit.table import place, record, table_spec
+    from analyzer.pit.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'pit.sqlite'}")
     rng = random.Random(seed)
@@ -151,7 +151,7 @@ def test_a_shifts_results_against_a_settlement_written_apart(tmp_path):
 
 def test_results_of_a_file_of_wagers_equal_the_stores(tmp_path):
     """results() takes wagers and coups from files as game protection does: the same figures."""
-    from analyzer.protect import deals_from_store, on_standing_coups, wagers_from_store
+    from analyzer.pit.protect import deals_from_store, on_standing_coups, wagers_from_store
 
     store, _ = pit_with_wagers(tmp_path, seed=11, tables=("t1",))
     wagers = wagers_from_store(store)
@@ -173,7 +173,7 @@ def test_the_command_and_the_api_give_the_results(tmp_path):
     assert "bac-2" in shown.output and "all tables" in shown.output and "bet by bet" in shown.output
     data = json.loads(CliRunner().invoke(cli, ["results", "--db", url, "--format", "json"]).output)
     assert [t["table"] for t in data["tables"]] == ["bac-2", "bac-10"]
-    done = store_results(__import__("analyzer.store", fromlist=["Store"]).Store(url))
+    done = store_results(__import__("analyzer.pit.store", fromlist=["Store"]).Store(url))
     assert data["tables"][0]["win"] == str(done[0].win) and data["total"]["variance"] == str(done[-1].variance)
     assert data["tables"][0]["shown"]["handle"] == f"{float(done[0].handle):.2f}"
     rows = CliRunner().invoke(cli, ["results", "--db", url, "--table", "bac-10", "--format", "csv"]).output.splitlines()
@@ -215,7 +215,7 @@ def test_each_coups_variance_is_kept_in_the_store_and_read_again(tmp_path, monke
 
     from sqlalchemy import func, select
 
-    from analyzer import results as module
+    from analyzer.pit import results as module
     from analyzer.web.serving import tally
 
     store, _ = pit_with_wagers(tmp_path, seed=3, tables=("bac-1",))
@@ -270,7 +270,7 @@ def test_the_days_results_are_read_from_the_tally_while_it_keeps_them(tmp_path):
 
 
 def test_many_bets_on_one_coup_and_bets_that_read_too_much_together():
-    from analyzer.analysis import analyse
+    from analyzer.questions.analysis import analyse
 
     shoe = Shoe.decks(8)
     # 40 bets on one coup: their settlements past what int64 codes hold, compared as rows
@@ -292,8 +292,8 @@ def test_wagers_on_bets_across_coups_are_set_aside_until_settled_and_where_close
     """A bet across coups (Banker Streak) is settled by the coups after it: while its shoe is in
     play its wagers are set aside; one placed where its rules close it (the pit takes it) is set
     aside too, and the other tables' results stand."""
-    from analyzer.pit import place, record, table_spec
-    from analyzer.store import Store
+    from analyzer.pit.table import place, record, table_spec
+    from analyzer.pit.store import Store
 
     store = Store(f"sqlite:///{tmp_path / 'pit.sqlite'}")
     store.create_table(table_spec({"name": "bac-1", "rules": "catalog", "decks": 8, "burn": "none"}))
@@ -318,7 +318,7 @@ def test_wagers_on_bets_across_coups_are_set_aside_until_settled_and_where_close
 def test_results_of_files_of_wagers_and_coups():
     """`baccarat results WAGERS --shoe COUPS`, as `protect` reads them: the same figures as the
     library's from the same files, and one line for what does not go together."""
-    from analyzer.protect import deals_from_file, parse_wagers, with_defaults
+    from analyzer.pit.protect import deals_from_file, parse_wagers, with_defaults
 
     args = ["results", "examples/wagers.csv", "--shoe", "examples/pit_coups.txt", "--decks", "2", "--rules", "catalog"]
     data = json.loads(CliRunner().invoke(cli, args + ["--format", "json"]).output)

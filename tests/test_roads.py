@@ -1,4 +1,4 @@
-"""The scoreboard (analyzer/roads.py) against the rules as the public descriptions state them, and
+"""The scoreboard (analyzer/pit/roads.py) against the rules as the public descriptions state them, and
 against a second implementation written apart here (cells kept in a dictionary by position, the
 derived roads read off it the way the descriptions tell a reader to look, the coups dealt by the
 tests' own dealer), on thousands of shoes: real shuffled shoes, and sequences built to hold ties
@@ -10,9 +10,9 @@ from itertools import groupby
 
 import pytest
 
-from analyzer.cards import parse_card
-from analyzer.roads import Result, roads, shoe_roads
-from analyzer.tableau import PUNTO_BANCO
+from analyzer.game.cards import parse_card
+from analyzer.pit.roads import Result, roads, shoe_roads
+from analyzer.game.tableau import PUNTO_BANCO
 from dealer import deal
 
 ROWS = 6
@@ -273,7 +273,7 @@ def run(*args):
 
 
 def test_the_command_draws_and_gives_json_equal_to_the_library(tmp_path):
-    from analyzer.replay import parse_coups
+    from analyzer.pit.replay import parse_coups
 
     text = open("examples/roads_coups.txt").read()
     result = run("examples/roads_coups.txt", "--format", "json")
@@ -315,8 +315,8 @@ def test_bad_input_is_one_line(tmp_path, args, says):
 
 
 def test_a_kept_shoe_by_its_table(tmp_path):
-    from analyzer.pit import record, table_spec
-    from analyzer.store import Store
+    from analyzer.pit.table import record, table_spec
+    from analyzer.pit.store import Store
 
     url = f"sqlite:///{tmp_path / 'pit.sqlite'}"
     store = Store(url)

@@ -6,14 +6,15 @@ from fractions import Fraction as F
 import pytest
 from click.testing import CliRunner
 
-from analyzer.analysis import analyse
-from analyzer.bets import evaluate, line
-from analyzer.cards import BaccaratError, Shoe
+from analyzer.questions.analysis import analyse
+from analyzer.routes.counts import evaluate
+from analyzer.bets.bet import line
+from analyzer.game.cards import BaccaratError, Shoe
 from analyzer.cli import cli
-from analyzer.engine import enumerate_coup
+from analyzer.game.engine import enumerate_coup
 from analyzer.render import percent
-from analyzer.rulefile import BUILT_IN, builtin_text, get_rules, parse_rules
-from analyzer.tableau import PUNTO_BANCO
+from analyzer.bets.rulefile import BUILT_IN, builtin_text, get_rules, parse_rules
+from analyzer.game.tableau import PUNTO_BANCO
 
 EIGHT = Shoe.decks(8)
 
@@ -293,7 +294,7 @@ def test_solve_refuses_what_it_cannot_answer(tmp_path):
 
 
 def test_the_unknown_never_merges_with_a_declared_symbol():
-    from analyzer.symbolic import symbol, with_symbol
+    from analyzer.bets.symbolic import symbol, with_symbol
 
     rules = parse_rules('name = "xy"\nsymbols = ["x"]\n[[bets]]\nid = "b"\nlines = [{ when = { winner = "banker" }, '
                         'pays = "x" }, { when = { winner = "tie" }, pays = 8 }]\n', "text", None)

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.batch import evaluate_many
-from analyzer.cards import RANKS, BaccaratError
+from analyzer.routes.batch import evaluate_many
+from analyzer.game.cards import RANKS, BaccaratError
 from analyzer.cli import cli
-from analyzer.layout import coup_fields
-from analyzer.rulefile import get_rules
-from analyzer.simulate import (EV_EDGES, Counter, Deal, burned, counter_summary, counts_bet, deal_coups, histograms,
+from analyzer.game.layout import coup_fields
+from analyzer.bets.rulefile import get_rules
+from analyzer.questions.simulate import (EV_EDGES, Counter, Deal, burned, counter_summary, counts_bet, deal_coups, histograms,
                                payoffs, per_shoe, placed, remaining_counts, runs_of, shuffled_shoe, simulate, summaries)
 
 from dealer import banker_draws, banker_stands_on_6, deal

@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli import cli
-from analyzer.errors import BaccaratError
-from analyzer.pit import record, table_spec
-from analyzer.store import SCHEMA_VERSION, Missing, Stale, Store
+from analyzer.base.errors import BaccaratError
+from analyzer.pit.table import record, table_spec
+from analyzer.pit.store import SCHEMA_VERSION, Missing, Stale, Store
 
 from postgres import binaries, throwaway_postgres
 
@@ -187,8 +187,8 @@ def test_a_database_of_the_first_version_is_migrated_and_a_newer_refused(tmp_pat
 
 WRITER = r"""
 import sys
-from analyzer.store import Store
-from analyzer.pit import record, table_spec
+from analyzer.pit.store import Store
+from analyzer.pit.table import record, table_spec
 store = Store(sys.argv[1])
 store.create_table(table_spec({"name": "t", "rules": "standard", "decks": 8}))
 after = record(store, "t", {"type": "shoe", "after": 0})["event"]
@@ -255,7 +255,7 @@ def test_a_table_s_settings_are_checked(spec, says):
 
 
 def test_many_processes_opening_a_new_database_at_once_make_it_once(url):
-    code = "import sys; from analyzer.store import Store; Store(sys.argv[1]).close(); print('ok')"
+    code = "import sys; from analyzer.pit.store import Store; Store(sys.argv[1]).close(); print('ok')"
     processes = [subprocess.Popen([sys.executable, "-c", code, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for _ in range(6)]
     outcomes = [p.communicate(timeout=120) for p in processes]
@@ -263,7 +263,7 @@ def test_many_processes_opening_a_new_database_at_once_make_it_once(url):
 
 
 def test_history_of_a_table_lists_every_shoe_whatever_the_events(url, monkeypatch):
-    import analyzer.store as store_module
+    import analyzer.pit.store as store_module
     monkeypatch.setattr(store_module, "MAX_LIST", 3)  # a page of events smaller than the history
     store = Store(url)
     store.create_table(table_spec({"name": "t", "rules": "standard", "burn": "none"}))
@@ -300,7 +300,7 @@ def test_wagers_are_kept_with_their_ev_all_or_none_and_read_back_by_period(url):
     a request or none, refused once the table has moved on; read back in order, by time."""
     from fractions import Fraction
 
-    from analyzer.pit import place
+    from analyzer.pit.table import place
 
     store = Store(url)
     after = dealt(store)

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import Shoe, analyse, get_rules
-from analyzer.bets import Bet, Line, RuleSet
+from analyzer.bets.bet import Bet, Line, RuleSet
 from analyzer.cli import cli
 from analyzer.render import percent
 from analyzer.web import api
@@ -93,7 +93,7 @@ def test_the_compilation_a_request_would_start_is_bounded_before_it_starts(monke
     # A new rule file with known cards: the rows its compilations walk are counted before any
     # walk (api.pending_work); past Limits.compile_rows the request is refused at once, nothing
     # compiled; within it, it is answered, walking exactly the rows counted, as the command line.
-    from analyzer import cardcount
+    from analyzer.routes import cardcount
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # nothing compiled on disk
     text = open("examples/card_bets.toml").read()

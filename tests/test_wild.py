@@ -16,18 +16,20 @@ from itertools import permutations, product
 import numpy as np
 import pytest
 
-from analyzer.analysis import analyse, enumerated
-from analyzer.batch import evaluate_many
-from analyzer.bets import evaluate, result_of, settled_masks
-from analyzer.cards import BaccaratError, Shoe
-from analyzer.check import check_rules
-from analyzer.engine import enumerate_coup, infinite_deck
-from analyzer.eor import effect_of_removal, evs
-from analyzer.knowledge import Knowledge
+from analyzer.questions.analysis import analyse, enumerated
+from analyzer.routes.batch import evaluate_many
+from analyzer.routes.counts import evaluate
+from analyzer.bets.bet import result_of
+from analyzer.bets.conditions import settled_masks
+from analyzer.game.cards import BaccaratError, Shoe
+from analyzer.questions.check import check_rules
+from analyzer.game.engine import enumerate_coup, infinite_deck
+from analyzer.questions.eor import effect_of_removal, evs
+from analyzer.game.knowledge import Knowledge
 from analyzer.render import decimal, percent
-from analyzer.rulefile import BUILT_IN, get_rules, parse_rules
-from analyzer.series import geometric_ev, line_numerators, line_probabilities, nets_by_count
-from analyzer.simulate import Deal, followed, placed, simulate, summaries
+from analyzer.bets.rulefile import BUILT_IN, get_rules, parse_rules
+from analyzer.bets.series import geometric_ev, line_numerators, line_probabilities, nets_by_count
+from analyzer.questions.simulate import Deal, followed, placed, simulate, summaries
 
 from dealer import POINT_VALUE, deal
 
@@ -379,7 +381,7 @@ def test_many_shoes_of_bets_across_coups_by_one_closed_form_equal_each_shoe_by_i
     # a limit of coups (the chain), counts with a common factor, and counts past int64 (object);
     # and two bets that follow the same coups to the same bound, one capped, one not, where
     # nothing ends them on some shoes (each its own shoes: a shared set once mixed them up)
-    from analyzer.batch import plan_of, series_evs
+    from analyzer.routes.batch import plan_of, series_evs
     rules = rules_of('''
 [[bets]]
 id = "capped"
@@ -420,7 +422,7 @@ def test_signs_and_floats_of_bets_across_coups_without_their_exact_evs():
     # random shoes, on shoes where the EV is exactly 0 (an even-money bet with c = e; 10 to 1 with
     # e = 10 c, where the float is 1.1e-16, not 0: the bound's fallback decides), on fractions
     # next to a root of the EV, and on a limit of coups
-    from analyzer.batch import UNIT, plan_of, series_floats
+    from analyzer.routes.batch import UNIT, plan_of, series_floats
     rules = rules_of('''
 [[bets]]
 id = "even"
@@ -459,8 +461,8 @@ series = { counts = { winner = "banker" }, ends = { winner = "player" } }
     # an EV exactly on a histogram's edge (1 or more pays 1 to 2, c : e = 1 : 5: EV -3/4) is in the
     # bin of its nearest float where the edges are given (simulate's EV_EDGES); a bet whose error
     # bound would pass FLOAT_ROUTE_ERROR (a million to 1 across 40 coups) takes its EVs exactly
-    from analyzer.batch import FLOAT_ROUTE_ERROR
-    from analyzer.simulate import EV_EDGES
+    from analyzer.routes.batch import FLOAT_ROUTE_ERROR
+    from analyzer.questions.simulate import EV_EDGES
     edge = rules_of('''
 [[bets]]
 id = "half"
@@ -603,10 +605,10 @@ def test_simulate_follows_a_bet_that_continues_across_several_shoes(tmp_path):
 
 def test_the_perfect_bettor_and_the_counter_bet_only_where_the_rules_allow():
     rules = CATALOG.only(["banker_streak_1"])
-    sim = simulate(rules, Deal(8), 100, seed=3, workers=1, counter=__import__("analyzer.simulate", fromlist=["Counter"])
+    sim = simulate(rules, Deal(8), 100, seed=3, workers=1, counter=__import__("analyzer.questions.simulate", fromlist=["Counter"])
                    .Counter("banker_streak_1", (1, 1, 1, 1, -1, -1, -1, -1, 0, 0), Fraction(-1000)))
     placed_per_shoe = summaries(sim)[0].placed_per_shoe
-    counted = __import__("analyzer.simulate", fromlist=["counter_summary"]).counter_summary(sim)
+    counted = __import__("analyzer.questions.simulate", fromlist=["counter_summary"]).counter_summary(sim)
     assert counted.bets_per_shoe == placed_per_shoe  # a trigger every coup meets: it bets wherever the bet may be placed
 
 
@@ -795,7 +797,7 @@ def test_the_zero_class_effect_of_removal_is_the_count_weighted_mean_of_t_j_q_k(
 
 # 2. Runs in a shoe ----------------------------------------------------------------------------
 
-from analyzer.runs import burn_law, coup_law, coups_law, longest_runs, mean_coups, no_run_chance, runs, wilson  # noqa: E402
+from analyzer.questions.runs import burn_law, coup_law, coups_law, longest_runs, mean_coups, no_run_chance, runs, wilson  # noqa: E402
 
 
 def paths_to_the_cut(law, burns, size, cut):

@@ -11,15 +11,15 @@ import textwrap
 
 import pytest
 
-from analyzer.workers import Background, WorkerDied, cores
+from analyzer.base.workers import Background, WorkerDied, cores
 
 two_cores = pytest.mark.skipif(cores() < 2, reason="a side job runs in the caller on one core")
 
 
 def fresh(code: str) -> list[str]:
     """What ``code`` prints, run in a new interpreter (one thread) with Background at hand."""
-    prelude = ("import os, signal\nfrom analyzer.cards import BaccaratError\n"
-               "from analyzer.workers import Background, WorkerDied\n")
+    prelude = ("import os, signal\nfrom analyzer.game.cards import BaccaratError\n"
+               "from analyzer.base.workers import Background, WorkerDied\n")
     done = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -41,7 +41,7 @@ The names below are loaded when first used, so that ``import analyzer.report`` l
 numpy nor matplotlib.
 """
 
-from ..lazy import exports
+from ..base.lazy import exports
 
 GENERATOR = "baccarat report"  # report.json's "generator": how a folder is known to be a report
 __getattr__, __dir__, __all__ = exports(__name__, {

@@ -6,21 +6,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .. import __version__, parsheet, views
-from ..bets import MAIN_BETS, RuleSet
-from ..cards import Shoe
-from ..errors import RunFailed
-from ..knowledge import Knowledge
+from .. import __version__, views
+from ..questions import parsheet
+from ..bets.bet import MAIN_BETS, RuleSet
+from ..game.cards import Shoe
+from ..base.errors import RunFailed
+from ..game.knowledge import Knowledge
 from ..render import View
-from ..rulefile import BUILT_IN, get_rules
-from ..tableau import Tableau
+from ..bets.rulefile import BUILT_IN, get_rules
+from ..game.tableau import Tableau
 from ..views import edge as edge_views
 from ..views import outcomes as outcome_views
 from ..views import parsheet as parsheet_views
 from ..views import removal as removal_views
 from ..views import rules as rule_views
 from ..views import solve as solve_views
-from ..workers import Background, WorkerDied
+from ..base.workers import Background, WorkerDied
 from . import GENERATOR, charts
 from .request import Scope, tableaus
 

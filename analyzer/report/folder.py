@@ -10,8 +10,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..errors import BaccaratError
-from ..signals import signals_held
+from ..base.errors import BaccaratError
+from ..base.signals import signals_held
 from . import GENERATOR
 
 

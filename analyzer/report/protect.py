@@ -7,7 +7,7 @@ par sheet (document.py)."""
 from __future__ import annotations
 
 from .. import __version__
-from ..protect import Review, model_short, model_title
+from ..pit.protect import Review, model_short, model_title
 from ..render import percent
 from ..views import protect as views
 from . import GENERATOR, charts

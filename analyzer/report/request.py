@@ -7,14 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from ..bets import RuleSet
-from ..cards import Shoe, make_shoe
-from ..engine import enumerate_coup
-from ..errors import BaccaratError
-from ..knowledge import NOTHING, Knowledge
-from ..amounts import parse_amount
-from ..rulefile import SYMBOL, get_rules
-from ..symbolic import free_symbols, to_fraction, to_sympy
+from ..bets.bet import RuleSet
+from ..game.cards import Shoe, make_shoe
+from ..game.engine import enumerate_coup
+from ..base.errors import BaccaratError
+from ..game.knowledge import NOTHING, Knowledge
+from ..bets.amounts import parse_amount
+from ..bets.rulefile import SYMBOL, get_rules
+from ..bets.symbolic import free_symbols, to_fraction, to_sympy
 
 REPORT_DECKS = (1, 2, 4, 6, 8)  # the edge-by-decks table, beside the shoe's own deck count and the limit
 SMALLEST_SHOE = 7  # cards: the effect of removal takes one out and still deals a coup

@@ -6,7 +6,7 @@ table bet by bet, and how the figures are made. The same blocks and renderers as
 from __future__ import annotations
 
 from .. import __version__
-from ..results import Results
+from ..pit.results import Results
 from ..views import results as views
 from . import GENERATOR
 from .document import Code, Heading, Report, Table, Text, para, unique_slugs

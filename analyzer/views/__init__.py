@@ -20,8 +20,8 @@ Here: what every view says of a shoe and of known cards.
 
 from __future__ import annotations
 
-from ..cards import RANKS, Shoe
-from ..knowledge import Knowledge
+from ..game.cards import RANKS, Shoe
+from ..game.knowledge import Knowledge
 
 
 def shoe_data(shoe: Shoe) -> dict:

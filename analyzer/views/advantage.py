@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..advantage import values_text
-from ..bets import RuleSet
-from ..cards import Shoe
-from ..knowledge import NOTHING, POSITION_NAMES, Knowledge
+from ..questions.advantage import values_text
+from ..bets.bet import RuleSet
+from ..game.cards import Shoe
+from ..game.knowledge import NOTHING, POSITION_NAMES, Knowledge
 from ..render import Column, View, percent
 from . import given, known_data, shoe_data
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..chemin import PLAYER_SEES_CARDS, deviations, option_gains, pure_deviation_gains, set_name
+from ..questions.chemin import PLAYER_SEES_CARDS, deviations, option_gains, pure_deviation_gains, set_name
 from ..render import Column, View, percent, percent_text
-from ..tableau import PUNTO_BANCO, Tableau
+from ..game.tableau import PUNTO_BANCO, Tableau
 from . import shoe_data
 
 

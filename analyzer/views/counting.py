@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..bets import RuleSet
-from ..cards import Shoe
-from ..counting import LEVELS, TAG_RANKS, betting_correlation, check_levels, derive_tags, imbalance, linear_slope, tag_weights
-from ..eor import effect_of_removal
-from ..errors import BaccaratError
+from ..bets.bet import RuleSet
+from ..game.cards import Shoe
+from ..bets.counting import LEVELS, TAG_RANKS, betting_correlation, check_levels, derive_tags, imbalance, linear_slope, tag_weights
+from ..questions.eor import effect_of_removal
+from ..base.errors import BaccaratError
 from ..render import Column, View, is_number, percent
 from . import shoe_data
 

@@ -3,16 +3,17 @@ on the shoe in play."""
 
 from __future__ import annotations
 
-from ..analysis import analyse, bet_row, is_positive  # noqa: F401  (is_positive: read here by the replay's view)
-from ..bets import INDEPENDENT, RuleSet, evaluate
-from ..cards import Shoe, shoe_in_play
-from ..errors import Unsatisfiable
-from ..knowledge import NOTHING, Knowledge
-from ..lazy import LazyModule
+from ..questions.analysis import analyse, bet_row, is_positive  # noqa: F401  (is_positive: read here by the replay's view)
+from ..bets.bet import INDEPENDENT, RuleSet
+from ..routes.counts import evaluate
+from ..game.cards import Shoe, shoe_in_play
+from ..base.errors import Unsatisfiable
+from ..game.knowledge import NOTHING, Knowledge
+from ..base.lazy import LazyModule
 from ..render import Column, View, payout_text
 from . import given, known_data, shoe_data
 
-engine = LazyModule("analyzer.engine")  # with numpy: not loaded where lean.py answers
+engine = LazyModule("analyzer.game.engine")  # with numpy: not loaded where lean.py answers
 
 
 def model_note(bets) -> str:

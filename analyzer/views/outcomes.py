@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..bets import outcome_counts
-from ..cards import Shoe
-from ..engine import enumerate_coup
-from ..knowledge import NOTHING, Knowledge
+from ..routes.counts import outcome_counts
+from ..game.cards import Shoe
+from ..game.engine import enumerate_coup
+from ..game.knowledge import NOTHING, Knowledge
 from ..render import Column, View
-from ..tableau import PUNTO_BANCO, Tableau
+from ..game.tableau import PUNTO_BANCO, Tableau
 from . import given, known_data, shoe_data
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .. import parsheet as ps
-from ..bets import RuleSet, evaluate
-from ..cards import Shoe
-from ..engine import enumerate_coup
-from ..errors import BaccaratError
-from ..knowledge import NOTHING, Knowledge
+from ..questions import parsheet as ps
+from ..bets.bet import RuleSet
+from ..routes.counts import evaluate
+from ..game.cards import Shoe
+from ..game.engine import enumerate_coup
+from ..base.errors import BaccaratError
+from ..game.knowledge import NOTHING, Knowledge
 from ..render import Column, View
 from . import given, known_data, shoe_data
 from .edge import model_note

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..cards import Shoe
-from ..errors import BaccaratError
-from ..pit import kept_shoe
+from ..game.cards import Shoe
+from ..base.errors import BaccaratError
+from ..pit.table import kept_shoe
 from ..render import Column, View, percent
-from ..rulefile import get_rules
+from ..bets.rulefile import get_rules
 from .replay import replay
 
 

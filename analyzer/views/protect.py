@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..protect import Review, model_short, model_title
+from ..pit.protect import Review, model_short, model_title
 from ..render import Column, View, percent
-from ..replay import card_text
+from ..pit.replay import card_text
 from .edge import model_note
 
 
@@ -79,7 +79,7 @@ def flag_coups(r) -> list[dict]:
     """The wagers behind a review: those at positive EV by the model that fits his wagers (the
     shoe before the coup where none is named), largest expected win first (at most
     protect.SHOWN_COUPS); ``model_ev`` the EV by that model, ``ev`` before the coup."""
-    from ..protect import SHOWN_COUPS
+    from ..pit.protect import SHOWN_COUPS
 
     model = next((m for m in r.models if m.name == (r.fits or "counting")))
     placed = sorted(((p, ev) for p, ev in zip(r.wagers, model.evs) if ev > 0), key=lambda pe: -(pe[0].wager.amount * pe[1]))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..bets import RuleSet
-from ..cards import RANKS, Shoe
-from ..eor import effect_of_removal, pair_removals
-from ..knowledge import NOTHING, Knowledge
+from ..bets.bet import RuleSet
+from ..game.cards import RANKS, Shoe
+from ..questions.eor import effect_of_removal, pair_removals
+from ..game.knowledge import NOTHING, Knowledge
 from ..render import Column, View
 from . import given, known_data, shoe_data
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..bets import RuleSet
-from ..cards import Shoe
-from ..errors import BaccaratError
+from ..bets.bet import RuleSet
+from ..game.cards import Shoe
+from ..base.errors import BaccaratError
 from ..render import Column, View, percent
-from ..replay import ShoeDealt, card_text, result_of, steps
+from ..pit.replay import ShoeDealt, card_text, result_of, steps
 from . import shoe_data
 from .edge import edge, is_positive, model_note
 

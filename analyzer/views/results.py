@@ -4,7 +4,7 @@ last; and one table's bets."""
 from __future__ import annotations
 
 from ..render import Column, View, decimal
-from ..results import Z_UNUSUAL, Results
+from ..pit.results import Z_UNUSUAL, Results
 
 COLUMNS = [Column("table", "table"), Column("wagers", "wagers", "count"), Column("coups", "coups", "count"),
            Column("handle", "handle", "money"), Column("win", "win", "money"),

@@ -3,9 +3,9 @@ board drawn in a terminal (letters, coloured where the terminal allows)."""
 
 from __future__ import annotations
 
-from .. import roads as scoreboard
-from ..errors import BaccaratError
-from ..replay import ShoeDealt
+from ..pit import roads as scoreboard
+from ..base.errors import BaccaratError
+from ..pit.replay import ShoeDealt
 
 COLOURS = {"B": "red", "P": "blue", "T": "green"}  # the industry's: Banker red, Player blue, Tie green
 MARK_COLOURS = {"R": "red", "B": "blue"}  # a derived road's red and blue

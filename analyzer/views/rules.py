@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..bets import RuleSet
-from ..cards import RANKS, Shoe
+from ..bets.bet import RuleSet
+from ..game.cards import RANKS, Shoe
 from ..render import Column, View, pay_table
-from ..rulefile import BUILT_IN, get_rules, tableau_grid
-from ..tableau import Tableau
+from ..bets.rulefile import BUILT_IN, get_rules, tableau_grid
+from ..game.tableau import Tableau
 from . import shoe_data
 
 
@@ -60,7 +60,7 @@ def favourable(returns: list, rules: RuleSet) -> list:
     payout too high, most likely: a casino's bet keeps an edge on the full shoe), read off the
     bets' return tables on that shoe (``returns``: parsheet.returns' data; each total's return is
     the bet's EV)."""
-    from ..check import Finding
+    from ..questions.check import Finding
     from ..render import percent
 
     out = []
@@ -76,9 +76,9 @@ def favourable(returns: list, rules: RuleSet) -> list:
 def rules_check(rules: RuleSet) -> tuple[View, bool]:
     """(view, whether an error was found): every finding of check.py, one line each in the
     title, then the return table of each bet without an error on 8 decks."""
-    from ..cards import Shoe
-    from ..check import Finding, check_rules, unnamed
-    from ..errors import BaccaratError
+    from ..game.cards import Shoe
+    from ..questions.check import Finding, check_rules, unnamed
+    from ..base.errors import BaccaratError
     from .parsheet import returns
 
     findings = check_rules(rules)

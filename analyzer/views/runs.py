@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..render import Column, View
-from ..runs import mean_coups, wilson
+from ..questions.runs import mean_coups, wilson
 
 
 def runs_view(found, deal) -> View:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..render import Column, View
-from ..simulate import EV_EDGES, WIN_EDGES, counter_summary, summaries
+from ..questions.simulate import EV_EDGES, WIN_EDGES, counter_summary, summaries
 
 
 def simulation(sim) -> View:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import symbolic
-from ..bets import RuleSet, evaluate
-from ..cards import Shoe
-from ..engine import enumerate_coup
-from ..errors import BaccaratError
-from ..knowledge import NOTHING, Knowledge
+from ..bets import symbolic
+from ..bets.bet import RuleSet
+from ..routes.counts import evaluate
+from ..game.cards import Shoe
+from ..game.engine import enumerate_coup
+from ..base.errors import BaccaratError
+from ..game.knowledge import NOTHING, Knowledge
 from ..render import Column, View, is_number, percent
 from . import given, known_data, shoe_data
 

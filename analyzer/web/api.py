@@ -12,17 +12,18 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .. import batch, cardcount
-from ..bets import INDEPENDENT, MAIN_BETS, RuleSet, pending_rows
-from ..check import check_bet
-from ..cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
-from ..counting import count_system, running_count, true_count
-from ..recent import Recent
-from ..errors import BaccaratError, error_line
-from ..knowledge import NOTHING, Knowledge
+from ..routes import batch, cardcount
+from ..bets.bet import INDEPENDENT, MAIN_BETS, RuleSet
+from ..routes.counts import pending_rows
+from ..questions.check import check_bet
+from ..game.cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
+from ..bets.counting import count_system, running_count, true_count
+from ..base.recent import Recent
+from ..base.errors import BaccaratError, error_line
+from ..game.knowledge import NOTHING, Knowledge
 from ..render import cell_text, decimal, pay_table, percent, to_json
-from ..rulefile import BUILT_IN, get_rules, parse_rules
-from ..userfiles import parse_json, parse_toml
+from ..bets.rulefile import BUILT_IN, get_rules, parse_rules
+from ..base.userfiles import parse_json, parse_toml
 from ..views.edge import edge, now
 from ..views.parsheet import returns
 from ..views.rules import rules_list
@@ -230,7 +231,7 @@ def check_work(rules: RuleSet, shoe: Shoe, limits: Limits, knowledge: Knowledge 
 
 def pending_work(rules: RuleSet, knowledge: Knowledge) -> list[tuple]:
     """(the bets' conditions, rows) of each card-level compilation a tracker request for ``rules``
-    and ``knowledge`` would start now (bets.pending_rows, counted before any walk): the
+    and ``knowledge`` would start now (counts.pending_rows, counted before any walk): the
     polynomials for many shoes (compiled(): numeric payouts, the rule set not compiled yet), and
     those analysis.analyse compiles for the known cards (or, with a payout symbol, for none)."""
     numeric = bool(rules.bets) and all(b.numeric for b in rules.bets)

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from ..errors import BaccaratError, error_line
+from ..base.errors import BaccaratError, error_line
 from . import api, openapi
 from .pit import status_of as pit_status
 

@@ -9,7 +9,7 @@ beside it.
 from __future__ import annotations
 
 from .. import __version__
-from ..cards import RANKS
+from ..game.cards import RANKS
 
 EXACT = {"type": "string", "description": "an exact value: \"p/q\", an integer \"n\", or an expression in a payout "
                                           "symbol", "minLength": 1}

@@ -22,11 +22,11 @@ import json
 import threading
 import time
 
-from ..recent import Recent
-from ..errors import BaccaratError
-from ..pit import record, table_spec
+from ..base.recent import Recent
+from ..base.errors import BaccaratError
+from ..pit.table import record, table_spec
 from ..render import to_json
-from ..store import Missing, Stale, Store
+from ..pit.store import Missing, Stale, Store
 
 POLL = 0.1  # seconds between two looks at the tables' last events, while a screen follows one
 SAFETY = 2.0  # the same, while PostgreSQL's announcements are heard
@@ -195,7 +195,7 @@ class Pit:
     def wager(self, name: str, data) -> tuple[int, dict]:
         """Keep wagers on a table's coming coup, each with its exact EV then (201: their ids, shoe,
         coup and EVs), or 409 with the table as it is when it has moved on since the sender saw it."""
-        from ..pit import place
+        from ..pit.table import place
 
         try:
             return 201, place(self.store, name, data)
@@ -207,7 +207,7 @@ class Pit:
         """The review of the wagers kept at ``tables`` (every table if none): protect.py's, as
         `baccarat protect --db` gives it in JSON; refused beyond REVIEW_COUPS coups (the command
         line reviews any number)."""
-        from .. import protect
+        from ..pit import protect
         from ..views.protect import protect as protect_view
 
         chance = protect.parse_level(level)
@@ -232,7 +232,7 @@ class Pit:
         store, worked out every few seconds by a process of its own: serving.tally), while it keeps
         them; any other period is worked out here, one at a time, a moment's answer given again
         (each coup's figures and variance kept: the shoes not in play are not worked out again)."""
-        from ..wagers import period
+        from ..pit.wagers import period
 
         since, until = period(since, "since"), period(until, "until")
         if since and until and until <= since:
@@ -444,7 +444,7 @@ def status_of(error: BaccaratError) -> int:
 def results_answer(store, names: list[str], since: str | None, until: str | None, most: int) -> dict:
     """The results of the tables ``names`` over the period (at most ``most`` wagers), as the API
     answers them (JSON-ready)."""
-    from .. import results
+    from ..pit import results
     from ..views.results import results_table
 
     done = results.store_results(store, names, since, until, most) if names else []
@@ -453,7 +453,7 @@ def results_answer(store, names: list[str], since: str | None, until: str | None
 
 def today() -> str:
     """This machine's midnight, as the store keeps times (UTC)."""
-    from ..wagers import period
+    from ..pit.wagers import period
 
     midnight = time.strftime("%Y-%m-%dT00:00:00%z")
     return period(f"{midnight[:-2]}:{midnight[-2:]}", "since")

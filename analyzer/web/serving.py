@@ -39,8 +39,8 @@ from multiprocessing import get_all_start_methods, get_context
 from multiprocessing.connection import wait
 
 from . import api
-from ..signals import STOP_SIGNALS, signals_held
-from ..workers import as_worker, cores, how_it_ended
+from ..base.signals import STOP_SIGNALS, signals_held
+from ..base.workers import as_worker, cores, how_it_ended
 
 log = logging.getLogger("analyzer.web")
 
@@ -140,7 +140,7 @@ def tally(url: str, every: float, memory: int, server):
     store = None
     while not server.poll(every):  # nothing is ever sent: the pipe readable is the server gone
         try:
-            from ..store import Store
+            from ..pit.store import Store
 
             store = store or Store(url, create=False)
             today_results(store)

@@ -8,7 +8,7 @@ import signal
 
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # first: Ctrl-C reaches the whole process group, the server decides
 
-from ..cards import Shoe  # noqa: E402
+from ..game.cards import Shoe  # noqa: E402
 from . import api  # noqa: E402
 
 for asked in ({"rules": "catalog"}, {"rules": "catalog", "card_level": False}, {"rules": "standard"}):

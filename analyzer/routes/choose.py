@@ -1,0 +1,114 @@
+"""Which route answers a question, in one place: every door that asks for a rule set's figures
+(``analyse`` and so ``edge``, ``now``, ``compare``, the tracker, the pit, ``protect`` and the
+results; ``batch``, ``simulate`` and ``eor`` through ``batch.evaluate_many``) comes here or to
+``batch.evaluate_many``, whose rule for many shoes this table states too.
+
+=====================================  ===============================  ==========================
+the question                           the route                        why
+=====================================  ===============================  ==========================
+one shoe, rule set compiled here       ``batch.analyse_one``            1.9 ms: one matrix row
+one shoe, value-level rules, Lean      ``lean`` (Python integers)       1.5-2 ms, and no numpy
+plan on disk                                                            for a one-off ``edge``
+one shoe, the rule set's compiled      ``batch.compile_rules`` read     the plan costs a read,
+plan on disk (a mark says so)          from disk, then ``analyse_one``  not 9 enumerations
+one shoe, the first FEW_ANALYSES       the enumerator (:func:`enum-     a compilation (0.1-1 s)
+times a process asks                   erated`), each bet by counts.py  is not worth a few shoes
+one shoe, after that                   compiled, kept on disk           a loop gets the speed
+known cards, or a payout that is a     the enumerator                   no plan holds them
+symbol
+many shoes (``evaluate_many``)         polynomials from FEW_SHOES       matrix products over
+                                       shoes on or once compiled        shoes
+=====================================  ===============================  ==========================
+
+Each bet's lines within the enumerator's route are counted as counts.py says (cells, card-level
+polynomials, closed forms, the walk at card detail). Every route gives the same integers: the
+enumerator stays the second, independent route the tests hold the others to.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from ..base.lazy import LazyModule
+from ..bets.bet import BetResult, RuleSet
+from ..game.cards import Shoe
+from ..game.knowledge import NOTHING, Knowledge
+from . import lean, plancache
+from .counts import evaluate, prepare
+
+engine = LazyModule("analyzer.game.engine")  # with numpy: not loaded where lean.py answers
+
+FEW_ANALYSES = 8  # shoes analysed one at a time by the enumerator before a rule set is compiled
+_USES: dict = {}  # id(rules) -> (rules, shoes analysed one at a time): found by identity, as batch's plans
+_USES_LOCK = threading.Lock()
+
+
+def one_shoe(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
+    """Every bet of ``rules`` on ``shoe`` given ``knowledge``, by the first route of the table
+    above that answers."""
+    if not knowledge:
+        plan = plan_for_one(rules)
+        if plan is not None:
+            from . import batch  # loaded: plan_for_one found or made the plan there
+
+            results = batch.analyse_one(plan, shoe)
+            if results is not None:
+                return results
+        results = lean.analyse(rules, shoe)
+        if results is not None:
+            return results
+    return enumerated(rules, shoe, knowledge)
+
+
+def enumerated(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
+    """Every bet of ``rules`` on ``shoe`` by the enumerator, whatever is compiled: one enumeration
+    (and one more for each card detail the bets read)."""
+    dist = engine.enumerate_coup(shoe, rules.tableau, knowledge)
+    prepare(rules.bets, rules.tableau, knowledge)
+    return [evaluate(bet, dist) for bet in rules.bets]
+
+
+def plan_for_one(rules: RuleSet):
+    """The compiled RulePlan (batch.py) by which :func:`one_shoe` answers a shoe of ``rules``, or
+    None where the enumerator answers: payouts that are symbols, and the first FEW_ANALYSES
+    shoes of a rule set in this process (one shoe by the enumerator costs a few milliseconds, a
+    compilation a tenth of a second to a second: a few shoes never pay for it) - unless its
+    plan is kept on disk (:func:`kept_on_disk`), when it is read at the first shoe. From then on
+    the rule set is compiled, so that a loop over shoes gets the compiled speed without asking.
+
+    Until then batch.py is not imported (with its threads and the card-level counting, about
+    10 ms of a one-off `baccarat edge`): a plan compiled in this process is one batch made. Where
+    batch is in sys.modules it is imported as usual, which waits for an import another thread
+    has under way (a module is in sys.modules before its body has run)."""
+    plan = None
+    if "analyzer.routes.batch" in sys.modules:
+        from . import batch
+
+        plan = batch.compiled_plan(rules)
+    if plan is not None:
+        return plan
+    if not all(bet.numeric for bet in rules.bets):
+        return None
+    with _USES_LOCK:
+        rules_seen, used = _USES.get(id(rules), (rules, 0))
+        used = used + 1 if rules_seen is rules else 1
+        if len(_USES) >= 64:
+            _USES.pop(next(iter(_USES)))
+        _USES[id(rules)] = (rules, used)
+    if used <= FEW_ANALYSES and not (used == 1 and kept_on_disk(rules)):
+        return None
+    from . import batch
+    return batch.compile_rules(rules)
+
+
+def kept_on_disk(rules: RuleSet) -> bool:
+    """Whether a process compiled ``rules`` whole and kept the plan (the mark batch.compile_rules
+    leaves, plancache.py): looked at once per rule set and process, a file's name and a stat. A
+    value-level rule set that lean.py answers is left to it (no numpy)."""
+    return not lean.answers(rules) and plancache.stored(compiled_mark(rules), bytes)
+
+
+def compiled_mark(rules: RuleSet) -> str | None:
+    """The name of the mark that says ``rules`` was compiled whole and kept (None: not nameable)."""
+    return plancache.key("compiled", rules)
