@@ -26,4 +26,12 @@ __getattr__, __dir__, __all__ = exports(__name__, {
     "game.knowledge": ("Knowledge",),
     "bets.rulefile": ("get_rules", "load_rules", "parse_rules"),
     "game.tableau": ("PUNTO_BANCO", "Tableau"),
-}, own=("BUILT_IN",))
+}, own=("BUILT_IN",), moved={  # the modules as they were named before the floors (issue 54): old notebooks
+    **{name: f"base.{name}" for name in ("errors", "lazy", "numbers", "recent", "signals", "userfiles", "workers")},
+    **{name: f"game.{name}" for name in ("cards", "engine", "knowledge", "layout", "tableau")},
+    **{name: f"bets.{name}" for name in ("amounts", "cardtests", "conditions", "counting", "rulefile", "series", "symbolic")},
+    **{name: f"routes.{name}" for name in ("basis", "batch", "cardcount", "closedforms", "lean", "plancache")},
+    **{name: f"questions.{name}" for name in ("advantage", "analysis", "check", "chemin", "eor", "parsheet", "runs",
+                                              "simulate")},
+    **{name: f"pit.{name}" for name in ("replay", "results", "roads", "store", "wagers", "protect")},
+})

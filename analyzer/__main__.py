@@ -27,10 +27,10 @@ def main():
 
     for s in STOP_SIGNALS:
         signal.signal(s, note)
-    from . import cli  # after the handlers are set: importing the command line takes a fraction of a second
+    from .cli import common  # after the handlers are set: importing the command line takes a fraction of a second
 
-    cli.EARLY_SIGNALS = EARLY
-    cli.cli(prog_name="baccarat")
+    common.EARLY_SIGNALS = EARLY
+    common.cli(prog_name="baccarat")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analyzer.routes.batch import (BLOCK, FAST_CARDS, FEW_SHOES, FLOAT_EXACT, analyse_one, compile_rules, evaluate_many,
-                            hand_class_counts, hand_classes_of, json_lines, parse_shoe_lines, plan_of)
+from analyzer.routes.basis import hand_classes_of
+from analyzer.routes.batch import BLOCK, FEW_SHOES, evaluate_many
+from analyzer.routes.compiled import FAST_CARDS, FLOAT_EXACT, analyse_one, compile_rules, hand_class_counts, plan_of
+from analyzer.routes.shoefile import json_lines, parse_shoe_lines
 from analyzer.questions.analysis import analyse, enumerated
 from analyzer.game.cards import BaccaratError, Shoe
 from analyzer.cli import cli

@@ -9,7 +9,7 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from analyzer.routes import cardcount, closedforms
+from analyzer.routes import cardcount, closedforms, suitsets
 from analyzer.questions.analysis import enumerated
 from analyzer.routes.batch import FEW_SHOES, SHOE_BY_SHOE_WORK, check_shoe_by_shoe, evaluate_many, plan_of
 from analyzer.routes.counts import detail_counts, walked_counts
@@ -365,7 +365,7 @@ def test_suits_and_colours_of_whole_hands_equal_brute_force_and_the_enumeration(
     suited, four = SUITED_HANDS.bet("suited"), SUITED_HANDS.bet("four")
     for bet in (suited, four):
         assert not cardcount.fits(bet.needs, SUITED_HANDS.tableau)
-        assert isinstance(closedforms.one_form(bet.conditions, SUITED_HANDS.tableau), closedforms.SuitSets)
+        assert isinstance(closedforms.one_form(bet.conditions, SUITED_HANDS.tableau), suitsets.SuitSets)
     for ranks in ("AAA5559KK", "T2J3Q4K6T", None, None):
         cards = [(ranks[i] if ranks else rng.choice(RANKS)) + rng.choice("sshhdc") for i in range(9)]
         counts = np.zeros((13, 4), np.int64)
@@ -410,7 +410,7 @@ def test_counts_of_a_suit_in_a_group_equal_brute_force_and_the_enumeration():
     bets = [SUIT_COUNTS.bet("red"), SUIT_COUNTS.bet("clubs")]
     for bet in bets:
         assert not cardcount.fits(bet.needs, SUIT_COUNTS.tableau)
-        assert isinstance(closedforms.one_form(bet.conditions, SUIT_COUNTS.tableau), closedforms.SuitSets)
+        assert isinstance(closedforms.one_form(bet.conditions, SUIT_COUNTS.tableau), suitsets.SuitSets)
     for ranks in ("AAA5559KK", "T2J3Q4K6T", None):
         cards = [(ranks[i] if ranks else rng.choice(RANKS)) + rng.choice("shhdcc") for i in range(9)]
         counts = np.zeros((13, 4), np.int64)
@@ -449,11 +449,11 @@ def test_suit_tests_beside_other_card_tests_or_crossing_suit_sets_are_not_of_the
                  '{ player_1 = { colour = "red" }, player_2 = { suit = ["hearts", "spades"] } }',  # suit sets crossing
                  '{ player_hand = { count = 2, of = { rank = "K" } } }'):  # a count of ranks
         bet = rules_of(f'[[bets]]\nid = "b"\nlines = [{{ label = "x", when = {when}, pays = 5 }}]\n').bets[0]
-        assert closedforms.suit_set_lines(bet.conditions) is None, when
+        assert suitsets.suit_set_lines(bet.conditions) is None, when
     many = ", ".join(f'{{ player_{i} = {{ suit = "{s}" }} }}' for i in (1, 2, 3) for s in ("spades", "hearts", "diamonds"))
     wide = rules_of(f'[[bets]]\nid = "b"\nlines = [{{ label = "x", when = {{ any = [{many}], banker_hand = {{ same_suit = true }}, '
                     f'all_cards = {{ same_colour = false }} }}, pays = 5 }}]\n').bets[0]
-    assert closedforms.suit_set_lines(wide.conditions) is None  # more than MAX_SUIT_PRODUCTS products a shoe: refused
+    assert suitsets.suit_set_lines(wide.conditions) is None  # more than MAX_SUIT_PRODUCTS products a shoe: refused
     with pytest.raises(BaccaratError, match=r"and its tests of suits and colours expand to 356 products of suit sets a shoe, "
                                             r"at most 160\): read fewer"):  # the refusal says why no closed form counts it
         enumerated(rules_of(f'[[bets]]\nid = "b"\nlines = [{{ when = {{ any = [{many}], banker_hand = {{ same_suit = true }}, '
@@ -465,7 +465,7 @@ def test_a_batch_of_bets_counted_shoe_by_shoe_is_refused_before_it_starts_past_i
     # (a few ms each): a batch, eor or simulation that would take minutes is refused at once
     from analyzer.questions.simulate import Deal, simulate
 
-    products = sum(closedforms.suit_products(b.conditions) for b in SUITED_HANDS.bets)
+    products = sum(suitsets.suit_products(b.conditions) for b in SUITED_HANDS.bets)
     most = SHOE_BY_SHOE_WORK // products
     with pytest.raises(BaccaratError, match=rf"^bets 'suited' \(18 products of suit sets a shoe\) and 'four' .*: too "
                                             rf"detailed to compile, counted shoe by shoe; {most + 1:,} shoes would take .* ask "
@@ -474,7 +474,7 @@ def test_a_batch_of_bets_counted_shoe_by_shoe_is_refused_before_it_starts_past_i
     with pytest.raises(BaccaratError, match=r"ask at most 2 shoes, or leave it out$"):
         simulate(SUITED_HANDS.only(["suited"]), Deal(8), 100, 1)
     hands = TOO_DETAILED["suits and a winner"]  # of suits too, but counted for all shoes at once (two sets): no bound
-    assert closedforms.suit_products(hands.bets[0].conditions) and not cardcount.fits(hands.bets[0].needs, hands.tableau)
+    assert suitsets.suit_products(hands.bets[0].conditions) and not cardcount.fits(hands.bets[0].needs, hands.tableau)
     check_shoe_by_shoe(plan_of(hands), 10**6)
 
 
@@ -488,7 +488,7 @@ def test_a_line_of_suits_that_can_never_hold_is_found_by_the_check():
                      'banker_3 = { colour = "red" } }, pays = 5 },\n'
                      '{ label = "both suited", when = { banker_suited = true, player_hand = { same_suit = true } }, pays = 9 },\n]\n')
     bet = rules.bet("dead")
-    assert not cardcount.fits(bet.needs, rules.tableau) and closedforms.suit_set_lines(bet.conditions)[0] == ()
+    assert not cardcount.fits(bet.needs, rules.tableau) and suitsets.suit_set_lines(bet.conditions)[0] == ()
     assert [f.message for f in check_rules(rules) if f.bet == "dead"] == [
         "line 1 ('a red spade') can never settle: its condition holds on no coup of any shoe"]
 

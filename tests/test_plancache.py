@@ -41,7 +41,7 @@ def fresh_rules(text: str = ""):
 
 def forget():
     """Forget every compilation held in this process, as a new process starts."""
-    import analyzer.routes.batch as batch
+    import analyzer.routes.compiled as batch
     import analyzer.routes.cardcount as cardcount
     import analyzer.routes.choose as choose
     batch._plan.cache_clear()

@@ -381,7 +381,8 @@ def test_many_shoes_of_bets_across_coups_by_one_closed_form_equal_each_shoe_by_i
     # a limit of coups (the chain), counts with a common factor, and counts past int64 (object);
     # and two bets that follow the same coups to the same bound, one capped, one not, where
     # nothing ends them on some shoes (each its own shoes: a shared set once mixed them up)
-    from analyzer.routes.batch import plan_of, series_evs
+    from analyzer.routes.acrosscoups import series_evs
+    from analyzer.routes.batch import plan_of
     rules = rules_of('''
 [[bets]]
 id = "capped"
@@ -422,7 +423,8 @@ def test_signs_and_floats_of_bets_across_coups_without_their_exact_evs():
     # random shoes, on shoes where the EV is exactly 0 (an even-money bet with c = e; 10 to 1 with
     # e = 10 c, where the float is 1.1e-16, not 0: the bound's fallback decides), on fractions
     # next to a root of the EV, and on a limit of coups
-    from analyzer.routes.batch import UNIT, plan_of, series_floats
+    from analyzer.routes.acrosscoups import UNIT, series_floats
+    from analyzer.routes.batch import plan_of
     rules = rules_of('''
 [[bets]]
 id = "even"
@@ -461,7 +463,7 @@ series = { counts = { winner = "banker" }, ends = { winner = "player" } }
     # an EV exactly on a histogram's edge (1 or more pays 1 to 2, c : e = 1 : 5: EV -3/4) is in the
     # bin of its nearest float where the edges are given (simulate's EV_EDGES); a bet whose error
     # bound would pass FLOAT_ROUTE_ERROR (a million to 1 across 40 coups) takes its EVs exactly
-    from analyzer.routes.batch import FLOAT_ROUTE_ERROR
+    from analyzer.routes.acrosscoups import FLOAT_ROUTE_ERROR
     from analyzer.questions.simulate import EV_EDGES
     edge = rules_of('''
 [[bets]]

@@ -6,10 +6,11 @@ card-level counting, nor the compiled route of many shoes)."""
 import importlib
 
 
-def exports(package: str, homes: dict[str, tuple[str, ...]], own: tuple[str, ...] = ()):
+def exports(package: str, homes: dict[str, tuple[str, ...]], own: tuple[str, ...] = (), moved: dict | None = None):
     """(``__getattr__``, ``__dir__``, ``__all__``) for ``package``: each name of ``homes``
     (module -> names) imported from its module at first use; ``own`` names defined in the
-    package itself.
+    package itself; ``moved`` (old name -> module) modules that moved into a subpackage, still
+    found by their old names (``from analyzer import batch``), outside ``__all__``.
 
     >>> getattr_, dir_, all_ = exports("analyzer", {"game.cards": ("Shoe",)}, own=("BUILT_IN",))
     >>> getattr_("Shoe").__name__, all_
@@ -20,6 +21,8 @@ def exports(package: str, homes: dict[str, tuple[str, ...]], own: tuple[str, ...
     def __getattr__(name):
         if name in home:
             return getattr(importlib.import_module(f".{home[name]}", package), name)
+        if moved and name in moved:
+            return importlib.import_module(f".{moved[name]}", package)
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     def __dir__():

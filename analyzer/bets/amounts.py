@@ -115,78 +115,13 @@ def bounded(amount: Fraction, bad: str, percent: bool = False) -> Fraction:
 
 def expression(text: str, bad: str, symbols: set):
     """A payout expression's value: a linear form in the declared symbols, read by recursive
-    descent (sum := product (+|- product)*; product := atom (*|/ atom)*; atom := number |
-    number% | symbol | (sum)), then checked (no coefficient or constant below 0, none above
+    descent (:class:`Reader`), then checked (no coefficient or constant below 0, none above
     MAX_PAYOUT) and made a sympy expression (a Fraction when no symbol is left).
 
     >>> expression("(J + 100) / 2", "", {"J"}), expression("2 * (3 + 1)", "", set())
     (J/2 + 50, Fraction(8, 1))
     """
-    tokens = [m.groups() for m in TOKEN.finditer(text) if m.group(0).strip()]
-    at = [0]
-
-    def peek():
-        return tokens[at[0]] if at[0] < len(tokens) else (None, None, None)
-
-    def take(op):
-        if peek()[2] == op:
-            at[0] += 1
-            return True
-        return False
-
-    def atom():
-        number, name, op = peek()
-        at[0] += 1
-        if number is not None:
-            return {None: Fraction(number.rstrip("%")) / (100 if number.endswith("%") else 1)}
-        if name is not None:
-            if name not in symbols:
-                listed = ", ".join(sorted(symbols)) or "none is declared"
-                raise BaccaratError(bad + f"{text!r}: unknown symbol {name!r} (symbols: {listed}; list it in symbols)")
-            return {name: Fraction(1)}
-        if op == "(":
-            inner = total()
-            if not take(")"):
-                raise BaccaratError(bad + f"{text!r}: a bracket is not closed")
-            return inner
-        what = "ends too soon" if op is None else f"has {op!r} where a number, a symbol or a bracket was expected"
-        raise BaccaratError(bad + f"{text!r} {what} (an expression adds, subtracts, multiplies and divides numbers "
-                            "and symbols: \"J / 10 + 50\")")
-
-    def product():
-        value = atom()
-        while peek()[2] in ("*", "/"):
-            op = peek()[2]
-            at[0] += 1
-            other = atom()
-            if op == "*":
-                if len(value) > 1 or None not in value:
-                    value, other = other, value
-                if len(value) > 1 or None not in value:
-                    raise BaccaratError(bad + f"{text!r}: a symbol times a symbol (a payout is linear in its symbols: "
-                                        "a number times each, plus a number)")
-                value = {k: v * value[None] for k, v in other.items()}
-            else:
-                if len(other) > 1 or None not in other:
-                    raise BaccaratError(bad + f"{text!r}: divides by a symbol (a payout is linear in its symbols)")
-                if other[None] == 0:
-                    raise BaccaratError(bad + f"{text!r} divides by zero")
-                value = {k: v / other[None] for k, v in value.items()}
-        return value
-
-    def total():
-        value = product()
-        while peek()[2] in ("+", "-"):
-            sign = 1 if peek()[2] == "+" else -1
-            at[0] += 1
-            for k, v in product().items():
-                value[k] = value.get(k, Fraction(0)) + sign * v
-        return value
-
-    form = total()
-    if at[0] < len(tokens):
-        raise BaccaratError(bad + f"{text!r} has {''.join(t for t in tokens[at[0]] if t)!r} where an operator "
-                            "(+, -, *, /) or the end was expected")
+    form = Reader(text, bad, symbols).whole()
     for name, coefficient in form.items():
         if coefficient < 0:
             raise BaccaratError(bad + f"{text!r} falls below 0 for some "
@@ -201,3 +136,78 @@ def expression(text: str, bad: str, symbols: set):
 
     return sympy.Add(sympy.Rational(constant.numerator, constant.denominator),
                      *(sympy.Rational(v.numerator, v.denominator) * symbol(k) for k, v in sorted(form.items())))
+
+
+class Reader:
+    """Recursive descent over a payout expression: sum := product (+|- product)*; product := atom
+    (*|/ atom)*; atom := number | number% | symbol | (sum). Each value is a linear form, a dict
+    symbol -> coefficient (None: the constant), in Fractions."""
+
+    def __init__(self, text: str, bad: str, symbols: set):
+        self.text, self.bad, self.symbols = text, bad, symbols
+        self.tokens = [m.groups() for m in TOKEN.finditer(text) if m.group(0).strip()]
+        self.at = 0
+
+    def fail(self, message: str):
+        raise BaccaratError(self.bad + f"{self.text!r}{message}")
+
+    def peek(self) -> tuple:
+        return self.tokens[self.at] if self.at < len(self.tokens) else (None, None, None)
+
+    def whole(self) -> dict:
+        form = self.total()
+        if self.at < len(self.tokens):
+            self.fail(f" has {''.join(t for t in self.tokens[self.at] if t)!r} where an operator (+, -, *, /) or the "
+                      "end was expected")
+        return form
+
+    def atom(self) -> dict:
+        number, name, op = self.peek()
+        self.at += 1
+        if number is not None:
+            return {None: Fraction(number.rstrip("%")) / (100 if number.endswith("%") else 1)}
+        if name is not None:
+            if name not in self.symbols:
+                listed = ", ".join(sorted(self.symbols)) or "none is declared"
+                self.fail(f": unknown symbol {name!r} (symbols: {listed}; list it in symbols)")
+            return {name: Fraction(1)}
+        if op == "(":
+            inner = self.total()
+            if self.peek()[2] != ")":
+                self.fail(": a bracket is not closed")
+            self.at += 1
+            return inner
+        what = "ends too soon" if op is None else f"has {op!r} where a number, a symbol or a bracket was expected"
+        self.fail(f" {what} (an expression adds, subtracts, multiplies and divides numbers and symbols: \"J / 10 + 50\")")
+
+    def product(self) -> dict:
+        value = self.atom()
+        while self.peek()[2] in ("*", "/"):
+            op = self.peek()[2]
+            self.at += 1
+            value = self.times(value, self.atom()) if op == "*" else self.divided(value, self.atom())
+        return value
+
+    def times(self, value: dict, other: dict) -> dict:
+        if len(value) > 1 or None not in value:
+            value, other = other, value
+        if len(value) > 1 or None not in value:
+            self.fail(": a symbol times a symbol (a payout is linear in its symbols: a number times each, plus a number)")
+        return {k: v * value[None] for k, v in other.items()}
+
+    def divided(self, value: dict, other: dict) -> dict:
+        if len(other) > 1 or None not in other:
+            self.fail(": divides by a symbol (a payout is linear in its symbols)")
+        if other[None] == 0:
+            self.fail(" divides by zero")
+        return {k: v / other[None] for k, v in value.items()}
+
+    def total(self) -> dict:
+        value = self.product()
+        while self.peek()[2] in ("+", "-"):
+            sign = 1 if self.peek()[2] == "+" else -1
+            self.at += 1
+            for k, v in self.product().items():
+                value[k] = value.get(k, Fraction(0)) + sign * v
+        return value
+

@@ -471,13 +471,34 @@ def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
     are known or revealed; elsewhere they are free and counted at once. The head's classes are
     split by everything known; the tail's only by what is known of the fifth and sixth cards
     (a head card counts in the tail's class that holds its own)."""
+    return walk_tails(n, tableau, detail, dtype, walk_heads(n, detail, dtype))
+
+
+@dataclass(frozen=True)
+class Heads:
+    """The heads of a card walk, grouped (:func:`walk_heads`): what :func:`walk_tails` reads."""
+
+    counts: np.ndarray  # cards left of each tail class
+    rep: np.ndarray  # a kind of each tail class
+    tail_allowed: list  # the classes each place allows
+    heads: np.ndarray  # each head's four cards by their tail classes
+    weight: np.ndarray  # the ordered ways of each head
+    group: np.ndarray  # each head's group
+    groups: np.ndarray  # [pt, bt, the four head classes read] of each group
+    h0: np.ndarray  # each group's sum of H
+    h1: np.ndarray  # each group's sums of H R_e
+
+
+def walk_heads(n: np.ndarray, detail: Detail, dtype) -> Heads:
+    """Every head of four card classes with its ways, grouped by the two-card totals and what
+    the conditions read of it, with each group's sums the tails need."""
     head_counts_, head_rep, allowed = live_classes(n, detail, detail.split(True, range(1, 7)), dtype)
     counts, rep, tail_allowed = live_classes(n, detail, detail.split(True, (5, 6)), dtype)
     k = len(counts)
     tail_label = np.array(detail.split(True, (5, 6)))
     tail_index = np.full(tail_label.max() + 1, -1)
     tail_index[tail_label[rep]] = np.arange(k)
-    value, feature = KIND_VALUE[rep], np.array(detail.classes)[head_rep]
+    feature = np.array(detail.classes)[head_rep]
     check_size(len(head_counts_) ** 4, len(head_counts_))
     heads = np.indices((len(head_counts_),) * 4, dtype=np.int8).reshape(4, -1).T  # at most 52 classes
     weight = draw_factors(heads, head_counts_)
@@ -488,7 +509,6 @@ def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
     pt, bt = (head_value[heads[:, 0]] + head_value[heads[:, 2]]) % 10, (head_value[heads[:, 1]] + head_value[heads[:, 3]]) % 10
     seen = feature[heads]  # what the tests read of the head cards
     heads = tail_index[tail_label[head_rep]].astype(np.int8)[heads]  # from here on, the head cards by the tail's classes
-    allowed = [None] * 4 + tail_allowed[4:]
     if detail.symmetry == "head":
         seen = np.sort(seen, 1)
     elif detail.symmetry == "hands":
@@ -504,12 +524,20 @@ def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
     for i in range(5, 1, -1):
         codes, groups[:, i] = np.divmod(codes, base)
     groups[:, 0], groups[:, 1] = np.divmod(codes, 10)
-    gp, gb = groups[:, 0], groups[:, 1]
     h0 = np.zeros(g, dtype)
     np.add.at(h0, group, weight)
     h1 = np.zeros((g, k), dtype)
     for i in range(4):
         np.add.at(h1, (group, heads[:, i]), weight)
+    return Heads(counts, rep, tail_allowed, heads, weight, group, groups, h0, h1)
+
+
+def walk_tails(n: np.ndarray, tableau: Tableau, detail: Detail, dtype, head: Heads):
+    """The fifth and sixth cards after each group of heads: (kinds, count, fields) of every row."""
+    counts, rep, tail_allowed, heads, weight, group, groups, h0, h1 = (
+        head.counts, head.rep, head.tail_allowed, head.heads, head.weight, head.group, head.groups, head.h0, head.h1)
+    k, value, allowed = len(counts), KIND_VALUE[rep], [None] * 4 + tail_allowed[4:]
+    gp, gb = groups[:, 0], groups[:, 1]
     rest = int(n.sum()) - 4
     follow5, follow6 = 5 in detail.positions, 6 in detail.positions
     player, banker_alone = draws(tableau, gp, gb, 0)
@@ -547,6 +575,8 @@ def card_walk(n: np.ndarray, tableau: Tableau, detail: Detail, dtype):
     value_of = np.append(value, NONE).astype(np.int8)
     fields = value_fields(gp[gs].astype(np.int8), gb[gs].astype(np.int8), value_of[third_p], value_of[third_b])
     return kinds, count, fields
+
+
 
 
 def tail_counts(gs, e5, e6, counts, h0, h1, heads, group, weight, rest, dtype):

@@ -6,10 +6,10 @@ results; ``batch``, ``simulate`` and ``eor`` through ``batch.evaluate_many``) co
 =====================================  ===============================  ==========================
 the question                           the route                        why
 =====================================  ===============================  ==========================
-one shoe, rule set compiled here       ``batch.analyse_one``            1.9 ms: one matrix row
+one shoe, rule set compiled here       ``compiled.analyse_one``         1.9 ms: one matrix row
 one shoe, value-level rules, Lean      ``lean`` (Python integers)       1.5-2 ms, and no numpy
 plan on disk                                                            for a one-off ``edge``
-one shoe, the rule set's compiled      ``batch.compile_rules`` read     the plan costs a read,
+one shoe, the rule set's compiled      ``compiled.compile_rules``       the plan costs a read,
 plan on disk (a mark says so)          from disk, then ``analyse_one``  not 9 enumerations
 one shoe, the first FEW_ANALYSES       the enumerator (:func:`enum-     a compilation (0.1-1 s)
 times a process asks                   erated`), each bet by counts.py  is not worth a few shoes
@@ -50,9 +50,9 @@ def one_shoe(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list
     if not knowledge:
         plan = plan_for_one(rules)
         if plan is not None:
-            from . import batch  # loaded: plan_for_one found or made the plan there
+            from . import compiled  # loaded: plan_for_one found or made the plan there
 
-            results = batch.analyse_one(plan, shoe)
+            results = compiled.analyse_one(plan, shoe)
             if results is not None:
                 return results
         results = lean.analyse(rules, shoe)
@@ -70,22 +70,22 @@ def enumerated(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> li
 
 
 def plan_for_one(rules: RuleSet):
-    """The compiled RulePlan (batch.py) by which :func:`one_shoe` answers a shoe of ``rules``, or
+    """The compiled RulePlan (compiled.py) by which :func:`one_shoe` answers a shoe of ``rules``, or
     None where the enumerator answers: payouts that are symbols, and the first FEW_ANALYSES
     shoes of a rule set in this process (one shoe by the enumerator costs a few milliseconds, a
     compilation a tenth of a second to a second: a few shoes never pay for it) - unless its
     plan is kept on disk (:func:`kept_on_disk`), when it is read at the first shoe. From then on
     the rule set is compiled, so that a loop over shoes gets the compiled speed without asking.
 
-    Until then batch.py is not imported (with its threads and the card-level counting, about
-    10 ms of a one-off `baccarat edge`): a plan compiled in this process is one batch made. Where
-    batch is in sys.modules it is imported as usual, which waits for an import another thread
+    Until then compiled.py is not imported (with its threads and the card-level counting, about
+    10 ms of a one-off `baccarat edge`): a plan compiled in this process is one compiled.py made. Where
+    it is in sys.modules it is imported as usual, which waits for an import another thread
     has under way (a module is in sys.modules before its body has run)."""
     plan = None
-    if "analyzer.routes.batch" in sys.modules:
-        from . import batch
+    if "analyzer.routes.compiled" in sys.modules:
+        from . import compiled
 
-        plan = batch.compiled_plan(rules)
+        plan = compiled.compiled_plan(rules)
     if plan is not None:
         return plan
     if not all(bet.numeric for bet in rules.bets):
@@ -98,8 +98,8 @@ def plan_for_one(rules: RuleSet):
         _USES[id(rules)] = (rules, used)
     if used <= FEW_ANALYSES and not (used == 1 and kept_on_disk(rules)):
         return None
-    from . import batch
-    return batch.compile_rules(rules)
+    from . import compiled
+    return compiled.compile_rules(rules)
 
 
 def kept_on_disk(rules: RuleSet) -> bool:

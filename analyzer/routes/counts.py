@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 # The card-level counting, imported when a bet first reads card detail: a value-level question
 # (`baccarat edge --decks 8`) starts without it (about 15 ms of a process).
 cardcount, closedforms = LazyModule("analyzer.routes.cardcount"), LazyModule("analyzer.routes.closedforms")
+suitsets = LazyModule("analyzer.routes.suitsets")
 engine = LazyModule("analyzer.game.engine")  # a question answered without arrays (lean.py) never loads it
 
 
@@ -124,7 +125,7 @@ def walked_counts(conditions: tuple, needs: Needs, shoe: Shoe, tableau: Tableau,
         why = ""
         if not cardcount.fits(needs, tableau, knowledge):
             form = "with cards known, no closed form counts it" if knowledge and closedforms.one_form(conditions, tableau) \
-                else closedforms.suit_expansion(conditions)[1] or "no closed form has its shape"
+                else suitsets.suit_expansion(conditions)[1] or "no closed form has its shape"
             why = f"; nor does it compile: more than {cardcount.MAX_ROWS:,} ways for the cards it reads to fall, and {form}"
         raise engine.TooMuchDetail(f"{name}: too much card detail to count on this shoe ({classes} classes of cards at every "
                             f"place through the draws, at most {WALK_CLASSES}: it reads {needs.words()}{why}): read "

@@ -3,8 +3,8 @@ a one-off question (``baccarat edge --decks 8``) answered without loading numpy 
 
 A rule set whose bets read only point values and the classes of the hands' first two cards
 (pairs, suited: the standard rules, EZ, most value-level rule files) has the compiled plan
-batch.RulePlan: each value line a polynomial in the ten value counts, the sum of c[mu] F[mu](v)
-over the 5,005 falling monomials of degree six (see batch.py), and each class line a closed form
+compiled.RulePlan: each value line a polynomial in the ten value counts, the sum of c[mu] F[mu](v)
+over the 5,005 falling monomials of degree six (see compiled.py), and each class line a closed form
 in the 52 card counts (:func:`hand_classes_of`). For one shoe that is a few thousand products
 per basis line: about a millisecond in Python integers for the standard rules, exact at any
 size, where importing numpy alone costs 45-85 ms on a small machine (and the enumeration 10 ms
@@ -13,7 +13,7 @@ numpy) and :func:`analyse` evaluates them here.
 
 When a plan is kept: the *second* time a process analyses a rule set one-off, a first analysis
 leaving only a mark (``seen-...``, removed once the plan is kept). Compiling takes 0.1-0.4 s
-(batch.RulePlan.polynomials); a rule file edited and analysed once at each edit never pays it, a
+(compiled.RulePlan.polynomials); a rule file edited and analysed once at each edit never pays it, a
 question asked again pays it once, and never twice: the mark says when a compilation has begun,
 so a plan that could not be kept (a full disk, a process stopped) is not compiled again. Every
 path that does not reach (knowledge of the cards, card-level bets, lines mixing values and hand
@@ -38,7 +38,7 @@ from ..bets.bet import BetResult, RuleSet, result_of
 from ..game.cards import Shoe
 from ..base.recent import Recent
 
-TYPECODE = "h"  # the basis coefficients on disk, little-endian: each 0 to 6! orders (batch.value_terms)
+TYPECODE = "h"  # the basis coefficients on disk, little-endian: each 0 to 6! orders (compiled.value_terms)
 MOST = 720
 
 
@@ -52,7 +52,7 @@ class Lean:
 
     def results(self, rules: RuleSet, shoe: Shoe) -> list[BetResult]:
         """Every bet of ``rules`` (the rule set this plan was compiled from) on ``shoe`` (six cards
-        or more), exact: the line counts on the ordered 6-card basis, as batch.analyse_one finds them."""
+        or more), exact: the line counts on the ordered 6-card basis, as compiled.analyse_one finds them."""
         monomials = falling_monomials(shoe.value_counts())
         basis = [sum(map(mul, row, monomials)) for row in self.basis]
         lines = [sum(m * basis[r] for r, m in terms) for terms in self.value_sums]
@@ -97,7 +97,7 @@ class Lean:
 
 
 def lean_of(plan) -> Lean | None:
-    """The Lean plan of a batch.RulePlan whose lines are all value and class lines, or None."""
+    """The Lean plan of a compiled.RulePlan whose lines are all value and class lines, or None."""
     if plan.card_bets or len(plan.column_cells) != plan.value_columns + len(plan.class_sets):
         return None
     polynomials = plan.polynomials
@@ -153,9 +153,9 @@ def found(rules: RuleSet) -> Lean | None:
         return None
     if seen == COMPILING or not plancache.store_bytes(mark, COMPILING):
         return None  # a compilation was not kept before (a disk full, a process stopped), or nothing can be written here
-    from . import batch  # the compilation, with numpy: once, the second time a process asks
+    from . import compiled  # the compilation, with numpy: once, the second time a process asks
 
-    lean = lean_of(batch.plan_of(rules))
+    lean = lean_of(compiled.plan_of(rules))
     try:
         kept = plancache.store_bytes(name, ENUMERATOR if lean is None else lean.to_bytes())
     except ValueError:  # a coefficient out of range (none is): the enumerator's

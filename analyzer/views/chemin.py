@@ -66,21 +66,7 @@ def chemin(sol) -> View:
     cost = deviations(sol)
     player_gain, banker_gain = pure_deviation_gains(sol)
     zero_sum = sol.commission == 0
-    own = "punto banco's choices" if same_choices(tableau, PUNTO_BANCO) else "the tableau's own choices"
-    lines = [
-        chemin_where(game) + "; " + ("zero-sum: minimax solution" if zero_sum else
-                                     f"the Banker pays {percent_text(sol.commission)} commission on wins: Nash equilibrium"),
-        player_line(sol, players) + f"; value to the Banker {percent(sol.banker_value())} per unit "
-        f"({sol.banker_value()})" + ("" if zero_sum else f", to the Player {percent(sol.player_value())}"),
-        f"Playing {own} at the options instead costs the Player {percent(cost['player']['against_best_reply'])} "
-        f"and the Banker {percent(cost['banker']['against_best_reply'])} against a best reply "
-        f"({percent(cost['player']['against_equilibrium'])} and {percent(cost['banker']['against_equilibrium'])} "
-        "against the equilibrium strategy)",
-        *gains_line(sol, player_gains, banker_gains),
-        "Banker's strategy by his total (rows) and the Player's third card: D draw, S stand, p/q draw with "
-        "that probability" + ("" if every_cell else "; [ ] his options, the other cells fixed by the tableau")
-        + ("; 'by cards': depends on the Banker's two cards, listed below the grid" if by_cards else ""),
-    ]
+    lines = summary(sol, players, cost, (player_gains, banker_gains), every_cell, bool(by_cards))
     columns = [Column("banker", "Banker")] + [Column(header(x), header(x)) for x in thirds]
     rows += [{"banker": "-".join(map(str, b["cards"])), b["player_third"]: choice_text(b["draw"])} for b in by_cards]
     data = {
@@ -99,6 +85,28 @@ def chemin(sol) -> View:
         "best_pure_deviation_gain": {"player": player_gain, "banker": banker_gain},
     }
     return View("\n".join(lines), columns, rows, data)
+
+
+def summary(sol, players: list, cost: dict, gains: tuple, every_cell: bool, by_cards: bool) -> list[str]:
+    """The lines above the grid: the game, its value, what the tableau's choices cost, the
+    options' gains, and how to read the grid."""
+    game, tableau, zero_sum = sol.game, sol.game.tableau, sol.commission == 0
+    player_gains, banker_gains = gains
+    own = "punto banco's choices" if same_choices(tableau, PUNTO_BANCO) else "the tableau's own choices"
+    return [
+        chemin_where(game) + "; " + ("zero-sum: minimax solution" if zero_sum else
+                                     f"the Banker pays {percent_text(sol.commission)} commission on wins: Nash equilibrium"),
+        player_line(sol, players) + f"; value to the Banker {percent(sol.banker_value())} per unit "
+        f"({sol.banker_value()})" + ("" if zero_sum else f", to the Player {percent(sol.player_value())}"),
+        f"Playing {own} at the options instead costs the Player {percent(cost['player']['against_best_reply'])} "
+        f"and the Banker {percent(cost['banker']['against_best_reply'])} against a best reply "
+        f"({percent(cost['player']['against_equilibrium'])} and {percent(cost['banker']['against_equilibrium'])} "
+        "against the equilibrium strategy)",
+        *gains_line(sol, player_gains, banker_gains),
+        "Banker's strategy by his total (rows) and the Player's third card: D draw, S stand, p/q draw with "
+        "that probability" + ("" if every_cell else "; [ ] his options, the other cells fixed by the tableau")
+        + ("; 'by cards': depends on the Banker's two cards, listed below the grid" if by_cards else ""),
+    ]
 
 
 GAINS_SHOWN = 16  # the options' gains are written out in the text up to this many sets (all in the JSON)

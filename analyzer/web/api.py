@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..routes import batch, cardcount
+from ..routes import compiled as plans
 from ..bets.bet import INDEPENDENT, MAIN_BETS, RuleSet
 from ..routes.counts import pending_rows
 from ..questions.check import check_bet
@@ -236,7 +237,7 @@ def pending_work(rules: RuleSet, knowledge: Knowledge) -> list[tuple]:
     those analysis.analyse compiles for the known cards (or, with a payout symbol, for none)."""
     numeric = bool(rules.bets) and all(b.numeric for b in rules.bets)
     pending = []
-    if numeric and batch.compiled_plan(rules) is None:
+    if numeric and plans.compiled_plan(rules) is None:
         pending += pending_rows(rules.bets, rules.tableau, many=True)
     if knowledge or not numeric:
         pending += pending_rows(rules.bets, rules.tableau, knowledge)
@@ -268,7 +269,7 @@ def compiled(rules: RuleSet) -> RuleSet:
     """The rule set compiled to polynomials (batch.compile_rules; its card-level bets by
     cardcount on first use), once: every later update of a shoe costs a few matrix products,
     not an enumeration."""
-    if rules.bets and all(b.numeric for b in rules.bets) and batch.compiled_plan(rules) is None:
+    if rules.bets and all(b.numeric for b in rules.bets) and plans.compiled_plan(rules) is None:
         batch.compile_rules(rules)
     return rules
 

@@ -22,7 +22,7 @@ from html import escape
 from importlib import resources
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from ..base.errors import BaccaratError, error_line
@@ -45,11 +45,25 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
     Whatever the tokens, nothing is written from another site (same_site): a request whose
     ``Host`` is not one of ``hosts`` (default: this machine's loopback names) is a 421, a write
     whose ``Origin`` (else ``Referer``) is another origin a 403, a write whose body is not
-    ``application/json`` a 415 (a page elsewhere can send text/plain or a form without asking)."""
-    hosts = hosts or Hosts.serving("127.0.0.1")
+    ``application/json`` a 415 (a page elsewhere can send text/plain or a form without asking).
+
+    Its parts: the guards every request passes (:func:`guard`), then three blueprints - the
+    pages (:func:`pages`), the computations (:func:`computing`), the pit's tables
+    (:func:`tables`) - and the errors as one line (:func:`errors`)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["BODY_LIMIT"] = limits.body  # checked by body() itself: werkzeug cuts a chunked body short silently
     app.json.sort_keys = False
+    guard(app, limits, token, write_token, hosts or Hosts.serving("127.0.0.1"))
+    app.register_blueprint(pages(token))
+    app.register_blueprint(computing(limits, pool))
+    app.register_blueprint(tables(pit))
+    errors(app, limits)
+    return app
+
+
+def guard(app: Flask, limits: api.Limits, token: str | None, write_token: str | None, hosts: Hosts) -> None:
+    """What every request passes before it is answered: the same site (Host, Origin, JSON), the
+    tokens, and the rate of the API's POSTs."""
     throttle = Throttle(limits.rate, limits.burst)
 
     @app.before_request
@@ -60,24 +74,7 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
 
     @app.before_request
     def with_token():
-        writes = request.method == "POST" and request.path.startswith("/api/tables")
-        needed = [write_token] if writes and write_token is not None else [t for t in (token, write_token) if t]
-        if not needed or request.path.startswith("/static/"):
-            return None
-        page = request.path in ("/", "/pit", "/protect") or request.path.startswith(("/table/", "/board/"))
-        streamed = request.method == "GET" and request.path.startswith(("/api/tables/", "/api/pit/"))  # EventSource sends no header
-        given = request.args.get("token", "") if page or streamed and "token" in request.args else \
-            bearer(request.headers.get("Authorization", ""))
-        if any(hmac.compare_digest(given.encode(), t.encode()) for t in needed):
-            return None
-        message = ("this server needs its access token: open the address it printed when it started (with ?token=)"
-                   if page else "this server needs its access token: send Authorization: Bearer TOKEN")
-        if writes and write_token is not None:
-            message = "writing to a table needs this server's write token: send Authorization: Bearer WRITE_TOKEN"
-        watcher = writes and any(hmac.compare_digest(given.encode(), t.encode()) for t in (token,) if t)
-        response = failure(403 if watcher else 401, message)
-        response[0].headers["WWW-Authenticate"] = "Bearer"
-        return response
+        return token_refusal(token, write_token)
 
     @app.before_request
     def within_rate():  # the work is in the API's POSTs: the page, its files and the rule-set list are free
@@ -86,6 +83,35 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
             response[0].headers["Retry-After"] = str(max(1, round(1 / limits.rate)))
             return response
         return None
+
+
+def token_refusal(token: str | None, write_token: str | None):
+    """None where the request carries the token it needs (none where the server has none; the
+    write token to write where there is one), else a 401 (a 403 for a watcher who writes)."""
+    writes = request.method == "POST" and request.path.startswith("/api/tables")
+    needed = [write_token] if writes and write_token is not None else [t for t in (token, write_token) if t]
+    if not needed or request.path.startswith("/static/"):
+        return None
+    page = request.path in ("/", "/pit", "/protect") or request.path.startswith(("/table/", "/board/"))
+    streamed = request.method == "GET" and request.path.startswith(("/api/tables/", "/api/pit/"))  # EventSource sends no header
+    given = request.args.get("token", "") if page or streamed and "token" in request.args else \
+        bearer(request.headers.get("Authorization", ""))
+    if any(hmac.compare_digest(given.encode(), t.encode()) for t in needed):
+        return None
+    message = ("this server needs its access token: open the address it printed when it started (with ?token=)"
+               if page else "this server needs its access token: send Authorization: Bearer TOKEN")
+    if writes and write_token is not None:
+        message = "writing to a table needs this server's write token: send Authorization: Bearer WRITE_TOKEN"
+    watcher = writes and any(hmac.compare_digest(given.encode(), t.encode()) for t in (token,) if t)
+    response = failure(403 if watcher else 401, message)
+    response[0].headers["WWW-Authenticate"] = "Bearer"
+    return response
+
+
+def pages(token: str | None) -> Blueprint:
+    """The pages a person opens: the shoe in play and the designer (/), the pit (/pit), a
+    table's clerk page (/table/NAME), its board (/board/NAME), and the review (/protect)."""
+    blueprint = Blueprint("pages", __name__)
 
     def served(name: str, base: str = ""):
         html = (STATIC / name).read_text(encoding="utf-8")
@@ -97,43 +123,29 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
             html = html.replace('href="static/', f'href="{base}static/').replace('src="static/', f'src="{base}static/')
         return Response(html, mimetype="text/html")
 
-    @app.get("/")
-    def page():
-        return served("index.html")
+    blueprint.add_url_rule("/", "page", lambda: served("index.html"))
+    blueprint.add_url_rule("/pit", "pit_page", lambda: served("pit.html"))
+    blueprint.add_url_rule("/protect", "protect_page", lambda: served("protect.html"))
+    blueprint.add_url_rule("/table/<name>", "table_page", lambda name: served("table.html", "../"))
+    blueprint.add_url_rule("/board/<name>", "board_page", lambda name: served("board.html", "../"))  # read-only
+    return blueprint
 
-    @app.get("/pit")
-    def pit_page():
-        return served("pit.html")
 
-    @app.get("/table/<name>")
-    def table_page(name):
-        return served("table.html", "../")
+def computing(limits: api.Limits, pool) -> Blueprint:
+    """The API's questions of a shoe (/api/now, /api/design: computed in this process or by the
+    pool's workers), the rule sets (/api/rules) and the API's description (/api/openapi.json)."""
+    blueprint = Blueprint("computing", __name__)
 
-    @app.get("/board/<name>")
-    def board_page(name):  # the screen over the table: read-only
-        return served("board.html", "../")
-
-    @app.get("/api/pit/stream")
-    def pit_stream():
-        if pit is None:
-            return failure(404, "this server keeps no tables")
-        try:
-            events = pit.pit_stream(request.environ.get("waitress.client_disconnected", lambda: False))
-        except BaccaratError as error:
-            return failure(pit_status(error), error_line(str(error)))
-        return Response(events, 200, mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-    @app.get("/api/openapi.json")
+    @blueprint.get("/api/openapi.json")
     def openapi_description():
         return jsonify(openapi.description())
 
-    @app.get("/api/rules")
+    @blueprint.get("/api/rules")
     def rules():
         return jsonify(api.rules_index())
 
-    @app.post("/api/now")
-    @app.post("/api/design")
+    @blueprint.post("/api/now")
+    @blueprint.post("/api/design")
     def computed():
         data = body()
         if pool is None:
@@ -146,8 +158,16 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
             response.headers["Retry-After"] = "10"
         return response
 
-    def tables_answer(call):
-        """A pit call's (status, data) as JSON; its own errors as one line, by their status."""
+    return blueprint
+
+
+def tables(pit) -> Blueprint:
+    """The pit's tables (/api/tables...): create, read, post events and wagers, follow a table or
+    the pit as a stream, replay a shoe, the results and the review. A 404 where the server keeps
+    no tables; the pit's own errors as one line, by their status."""
+    blueprint = Blueprint("tables", __name__)
+
+    def answer(call):
         if pit is None:
             return failure(404, "this server keeps no tables")
         try:
@@ -156,79 +176,63 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
             return failure(pit_status(error), error_line(str(error)))
         return Response(api.dumps(data), status, mimetype="application/json")
 
-    def number_argument(name: str, default: int = 0) -> int:
-        text = request.headers.get("Last-Event-ID") if name == "after" and request.headers.get("Last-Event-ID") else \
-            request.args.get(name, str(default))
-        if not text.isascii() or not text.isdigit() or len(text) > 12:
-            raise BaccaratError(f"{name}: a whole number, 0 or more (got {text[:20]!r})")
-        return int(text)
-
-    @app.post("/api/tables")
-    def create_table():
-        return tables_answer(lambda: pit.create(api.request_object(body())))
-
-    @app.get("/api/tables")
-    def list_tables():
-        return tables_answer(lambda: pit.tables())
-
-    @app.get("/api/tables/<name>")
-    def table_state(name):
-        return tables_answer(lambda: pit.state(name))
-
-    @app.post("/api/tables/<name>/events")
-    def post_event(name):
-        return tables_answer(lambda: pit.post(name, api.request_object(body())))
-
-    @app.post("/api/tables/<name>/wagers")
-    def place_wagers(name):
-        return tables_answer(lambda: pit.wager(name, api.request_object(body())))
-
-    @app.get("/api/protect")
-    def protect_review():
-        def review():
-            samples = number_argument("samples", 2000)  # as the command line
-            if not 100 <= samples <= 20_000:
-                raise BaccaratError(f"samples: 100 to 20,000 random placements (got {samples:,})")
-            return pit.review(request.args.getlist("table"), request.args.get("level", "1%"), samples,
-                              request.args.get("since"), request.args.get("until"))
-        return tables_answer(review)
-
-    @app.get("/api/results")
-    def pit_results():
-        return tables_answer(lambda: pit.results(request.args.getlist("table"), request.args.get("since"),
-                                                 request.args.get("until")))
-
-    @app.get("/api/tables/<name>/results")
-    def table_results(name):
-        return tables_answer(lambda: pit.results([name], request.args.get("since"), request.args.get("until")))
-
-    @app.get("/protect")
-    def protect_page():
-        return served("protect.html")
-
-    @app.get("/api/tables/<name>/events")
-    def table_events(name):
-        streamed = "text/event-stream" in request.headers.get("Accept", "") or request.args.get("stream") == "1"
-        if not streamed:
-            return tables_answer(lambda: pit.events(name, number_argument("after")))
+    def streamed(make):
         if pit is None:
             return failure(404, "this server keeps no tables")
         try:
-            events = pit.stream(name, number_argument("after"),
-                                request.environ.get("waitress.client_disconnected", lambda: False),
-                                request.args.get("figures") == "full")
+            events = make(request.environ.get("waitress.client_disconnected", lambda: False))
         except BaccaratError as error:
             return failure(pit_status(error), error_line(str(error)))
         return Response(events, 200, mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    @app.get("/api/tables/<name>/shoes")
-    def table_shoes(name):
-        return tables_answer(lambda: pit.shoes(name))
+    def period() -> tuple:
+        return request.args.get("since"), request.args.get("until")
 
-    @app.get("/api/tables/<name>/shoes/<int:shoe>/replay")
-    def replay_shoe(name, shoe):
-        return tables_answer(lambda: pit.replay(name, shoe))
+    rule = blueprint.add_url_rule
+    rule("/api/tables", "create_table", lambda: answer(lambda: pit.create(api.request_object(body()))), methods=["POST"])
+    rule("/api/tables", "list_tables", lambda: answer(lambda: pit.tables()))
+    rule("/api/tables/<name>", "table_state", lambda name: answer(lambda: pit.state(name)))
+    rule("/api/tables/<name>/events", "post_event", lambda name: answer(lambda: pit.post(name, api.request_object(body()))),
+         methods=["POST"])
+    rule("/api/tables/<name>/wagers", "place_wagers",
+         lambda name: answer(lambda: pit.wager(name, api.request_object(body()))), methods=["POST"])
+    rule("/api/results", "pit_results", lambda: answer(lambda: pit.results(request.args.getlist("table"), *period())))
+    rule("/api/tables/<name>/results", "table_results", lambda name: answer(lambda: pit.results([name], *period())))
+    rule("/api/tables/<name>/shoes", "table_shoes", lambda name: answer(lambda: pit.shoes(name)))
+    rule("/api/tables/<name>/shoes/<int:shoe>/replay", "replay_shoe", lambda name, shoe: answer(lambda: pit.replay(name, shoe)))
+    rule("/api/pit/stream", "pit_stream", lambda: streamed(lambda gone: pit.pit_stream(gone)))
+
+    @blueprint.get("/api/protect")
+    def protect_review():
+        def review():
+            samples = number_argument("samples", 2000)  # as the command line
+            if not 100 <= samples <= 20_000:
+                raise BaccaratError(f"samples: 100 to 20,000 random placements (got {samples:,})")
+            return pit.review(request.args.getlist("table"), request.args.get("level", "1%"), samples, *period())
+        return answer(review)
+
+    @blueprint.get("/api/tables/<name>/events")
+    def table_events(name):
+        if not ("text/event-stream" in request.headers.get("Accept", "") or request.args.get("stream") == "1"):
+            return answer(lambda: pit.events(name, number_argument("after")))
+        return streamed(lambda gone: pit.stream(name, number_argument("after"), gone, request.args.get("figures") == "full"))
+
+    return blueprint
+
+
+def number_argument(name: str, default: int = 0) -> int:
+    """A whole number from the query (``after`` from Last-Event-ID first, as a stream resumes)."""
+    text = request.headers.get("Last-Event-ID") if name == "after" and request.headers.get("Last-Event-ID") else \
+        request.args.get(name, str(default))
+    if not text.isascii() or not text.isdigit() or len(text) > 12:
+        raise BaccaratError(f"{name}: a whole number, 0 or more (got {text[:20]!r})")
+    return int(text)
+
+
+def errors(app: Flask, limits: api.Limits) -> None:
+    """Every error as JSON with one line: an HTTP error by its status (a 405 with Allow), a
+    defect of ours a 500 (BACCARAT_DEBUG=1 logs its traceback on the server's terminal)."""
 
     @app.errorhandler(HTTPException)
     def http_error(error):
@@ -240,12 +244,10 @@ def create_app(limits: api.Limits = api.Limits(), token: str | None = None, pool
         return response
 
     @app.errorhandler(Exception)
-    def defect(error):  # one line on the server's terminal too; BACCARAT_DEBUG=1 logs the traceback
+    def defect(error):  # one line on the server's terminal too
         app.logger.error("internal error, please report it: %s: %s", type(error).__name__, error,
                          exc_info=bool(os.environ.get("BACCARAT_DEBUG")))
         return failure(500, f"internal error, please report it: {type(error).__name__}")
-
-    return app
 
 
 WRITES = ("POST", "PUT", "PATCH", "DELETE")

@@ -216,6 +216,13 @@ def table_paths() -> dict:
                                                                  "their bets' EVs"),
                                    "404": NOT_FOUND, "409": answer("Stale", "the table has moved on since `after`: "
                                                                             "nothing kept"), **write}}},
+    } | reading_paths(name, period)
+
+
+def reading_paths(name: dict, period: list) -> dict:
+    """The pit's paths that read what is kept: the review, the results, a table's shoes and a
+    shoe replayed."""
+    return {
         "/api/protect": {
             "get": {"summary": "Who played with an advantage: the review of the wagers kept (`baccarat protect --db`)",
                     "operationId": "protect",
