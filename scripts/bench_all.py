@@ -78,10 +78,8 @@ IN_PROCESS = {
                   "batch.compile_rules(value); analyse(value, shoe()); print(median_ms(value, 60))"),
     "all one": ("`analyse()` of the whole catalogue on a never-seen shoe, after 8 shoes, ms", "ms", False,
                 "[analyse(full, shoe()) for _ in range(9)]; print(median_ms(full, 20))"),
-    "first shoe": ("`analyse()` of the whole catalogue, a process's first shoe (plans on disk), ms", "ms", False,
-                   "t = time.perf_counter(); analyse(full, shoe()); print((time.perf_counter() - t) * 1000)"),
-    "first shoes": ("the same process's next eight shoes, median ms", "ms", False,
-                    "analyse(full, shoe()); print(median_ms(full, 8))"),
+    "first shoes": ("`analyse()` of the whole catalogue, a process's shoes 3 to 9 (plans on disk), median ms", "ms", False,
+                    "analyse(full, shoe()); analyse(full, shoe()); print(median_ms(full, 7))"),
     "card one": ("the slowest card-level bet alone on a never-seen shoe, after 8 shoes, ms", "ms", False,
                  "out = []\n"
                  "for bet in [b for b in full.bets if b.card_level]:\n"

@@ -178,7 +178,7 @@ def test_cells_that_are_not_one_column_each_go_to_tabulate():
 def test_the_lazy_modules_of_the_command_line_are_ordinary_modules():
     # Loaded at first use by a plain import: an attribute of the package, and safe when many
     # threads ask at once (a fresh interpreter, so that nothing is loaded yet).
-    code = ("import threading, analyzer.cli as c\nerrors = []\n"
+    code = ("import threading, analyzer.cli.common as c\nerrors = []\n"
             "def use():\n    try: c.views.edge.edge\n    except Exception as e: errors.append(e)\n"
             "threads = [threading.Thread(target=use) for _ in range(16)]\n[t.start() for t in threads]\n"
             "[t.join() for t in threads]\nimport analyzer\nprint(len(errors), analyzer.views.edge.edge.__name__)")
@@ -256,8 +256,8 @@ def test_errors_are_one_line(tmp_path):
     assert error("odds", "--decks", "1", "--remove", ",".join(["K"] * 53)) == "Error: cannot remove 53 cards from a shoe of 52"
     assert error("odds", "--shoe", str(tiny)) == "Error: a shoe needs at least 6 cards to deal a coup (this one has 5)"
     assert error("edge", "--rules", "macao") == (
-        "Error: unknown rule set 'macao' (choose from standard, commission-4, tie-9, no-commission, ez, "
-        "banker-stands-on-6, catalog, or give a .toml file)")
+        "Error: unknown rule set 'macao' (rule sets: standard, commission-4, tie-9, no-commission, ez, "
+        "banker-stands-on-6, catalog) - a built-in rule set, or a .toml file")
     missing = tmp_path / "missing.toml"
     assert error("odds", "--shoe", str(missing)) == f"Error: cannot read shoe file '{missing}': No such file or directory"
     assert error("odds", "--shoe", str(bad_toml)).startswith(f"Error: shoe file '{bad_toml}': not valid TOML: ")
@@ -266,7 +266,7 @@ def test_errors_are_one_line(tmp_path):
     assert error("odds", "--shoe", str(both)) == f"Error: shoe file '{both}' must have exactly one table, 'ranks' or 'cards'"
     assert error("odds", "--shoe", str(binary)).startswith(f"Error: cannot read shoe file '{binary}': ")
     assert error("odds", "--shoe", str(tiny), "--decks", "2") == "Error: give --decks or --shoe, not both"
-    assert error("odds", "--format", "yaml").startswith("Error: unknown format 'yaml' (choose from json, csv, ")
+    assert error("odds", "--format", "yaml").startswith("Error: unknown format 'yaml' (formats: json, csv, ")
 
 
 def test_sizes_and_names_beyond_reason(tmp_path):

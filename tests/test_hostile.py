@@ -457,15 +457,15 @@ def test_a_byte_order_mark_is_read_everywhere(tmp_path):
 
 
 def test_messages_that_help():
-    assert fails("edge", "--rules", "").startswith("Error: no rule set given (choose from standard, ")
-    assert fails("edge", "--rules", "standrad").startswith(
-        "Error: unknown rule set 'standrad': did you mean 'standard'? (choose from standard, ")
+    assert fails("edge", "--rules", "").startswith("Error: no rule set given (the rule sets: standard, ")
+    assert fails("edge", "--rules", "standrad") == (
+        "Error: unknown rule set 'standrad' (did you mean 'standard'?) - a built-in rule set, or a .toml file")
 
 
 def test_extends_suggests_the_nearest_name(tmp_path):
     path = rule_file(tmp_path, 'name = "x"\nextends = "standrad"\n')
-    assert fails("edge", "--rules", path) == (f"Error: {path}: extends: unknown rule set 'standrad': did you mean "
-                                              "'standard'? (a built-in name, or a .toml file beside this one)")
+    assert fails("edge", "--rules", path) == (f"Error: {path}: extends: unknown rule set 'standrad' (did you mean "
+                                              "'standard'?) - a built-in rule set, or a .toml file beside this one")
 
 
 def test_large_shoes_in_batch_show_progress(tmp_path):

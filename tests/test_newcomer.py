@@ -9,7 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from analyzer import cli as cli_module
+from analyzer.cli import common as cli_module
 from analyzer.cli import cli
 
 

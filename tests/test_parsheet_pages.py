@@ -69,7 +69,7 @@ def test_every_page_keeps_inside_its_frame(reports, which):
 @pytest.mark.parametrize("which", ["one bet", "catalog"])
 def test_no_table_header_is_broken_inside_a_word(reports, which):
     report, _ = reports[which]
-    width = 595.27 - 2 * 16 * 72 / 25.4  # an A4 frame
+    width = 595.27 - 2 * 16 * 72 / 25.4 - 2 * pdf.FRAME_PAD  # an A4 frame
     for block in report.blocks:
         if not isinstance(block, Table):
             continue

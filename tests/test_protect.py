@@ -273,7 +273,7 @@ def test_a_few_wagers_chances_are_counted_exactly(rules):
     assert placement_chance(player.wagers, column_of, 100, [0]).exact == within
     # counting's test: the same wagers on each of the bank's shoes, dealt by the simulator: 400 of
     # them, few enough to count
-    from analyzer.pit.protect import BANK_SHOES, Bank, Informed
+    from analyzer.pit.models import BANK_SHOES, Bank, Informed
 
     grid = Bank(deals, Informed(deals, {"": {"tie"}}, "7-9").rules, 0).evs("")["tie"]
     observed = sum(a * float(evs[c - 1]) for c, a in stakes.items())
@@ -534,3 +534,104 @@ def test_players_who_change_their_play_but_ignore_the_cards_are_not_taken_for_co
         flagged += sum(r.flagged for r in result.players)
         total += len(result.players)
     assert total == 160 and flagged <= 29, flagged
+
+
+# -- a table's week from files: shoes of any number, in several files (issue 55) ---------------------
+
+
+@pytest.fixture(scope="module")
+def week(tmp_path_factory):
+    """Sixty two-deck shoes dealt by the independent dealer (more than 1,000 coups: a file once
+    held at most that many), in one file and in three; players who ignore the cards, and the
+    sorter at eight of the shoes; the review of one file and the replay of it, as JSON."""
+    folder = tmp_path_factory.mktemp("week")
+    shoes = dealt(55, 60)
+    (folder / "week.txt").write_text(coup_file(shoes))
+    for part in range(3):
+        (folder / f"part{part + 1}.txt").write_text(coup_file(shoes[part * 20:(part + 1) * 20]))
+    rows = ignorers(shoes, 5, 2) + [(name, i, "sorter", "player", 100 if cards[0][0] in "789" else 10, 4)
+                                    for name, i, cards, _, _ in moments(shoes) if int(name[1:]) <= 8]
+    (folder / "wagers.csv").write_text(wager_file(rows))
+    args = ["protect", str(folder / "wagers.csv"), "--decks", "2", "--level", "10%", "--samples", "500", "--format", "json"]
+    whole = CliRunner().invoke(cli, args + ["--shoe", str(folder / "week.txt")])
+    assert whole.exit_code == 0, whole.output
+    replayed = CliRunner().invoke(cli, ["replay", str(folder / "week.txt"), "--decks", "2", "--format", "json"])
+    assert replayed.exit_code == 0, replayed.output
+    return folder, shoes, rows, args, json.loads(whole.output), json.loads(replayed.output)
+
+
+def test_a_week_of_shoes_in_one_file_is_reviewed_as_the_replay_and_the_dealer_have_it(week):
+    """Every wager of the sixty shoes has the EV `replay` gives before its coup (replay works each
+    coup out alone, the review all at once), the cards and the net of the dealer's own deal and
+    settlement; every coup is counted, and the sorter is flagged with his model."""
+    _, shoes, rows, _, review_data, replayed = week
+    outcomes = {(name, i): (cards, outcome) for name, i, cards, outcome, _ in moments(shoes)}
+    evs = {(c["shoe"], c["coup"], b["bet"]): b["ev"] for c in replayed["coups"] for b in c["bets"]}
+    wagers = [w for p in review_data["players"] for w in p["wager_list"]]
+    assert len(wagers) == len(rows) and review_data["coups"] == len(outcomes) > 1_000
+    for w in wagers:
+        cards, outcome = outcomes[w["shoe"], w["coup"]]
+        assert w["ev"] == evs[w["shoe"], w["coup"], w["bet"]] and w["cards"] == cards
+        assert Fraction(w["net"]) == paid(w["bet"], outcome, cards), w
+    sorter = next(p for p in review_data["players"] if p["player"] == "sorter")
+    assert sorter["flagged"] and sorter["model"] == "group"
+
+
+def test_files_of_coups_together_give_the_review_of_one_file_holding_them(week, tmp_path):
+    """A week in three files of coups (--shoe repeated, or comma-separated) is reviewed as the one
+    file holding them all: the same JSON, figure for figure, and the same report's figures."""
+    folder, _, _, args, whole, _ = week
+    parts = [str(folder / f"part{n}.txt") for n in (1, 2, 3)]
+    repeated = CliRunner().invoke(cli, args + [w for part in parts for w in ("--shoe", part)])
+    assert repeated.exit_code == 0, repeated.output
+    assert json.loads(repeated.output) == whole
+    listed = CliRunner().invoke(cli, args + ["--shoe", ",".join(parts[:2]), "--shoe", parts[2],
+                                             "--report", str(tmp_path / "review")])
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.output) == whole
+    report = json.loads((tmp_path / "review" / "report.json").read_text())
+    assert report["review"]["players"] == whole["players"]
+    assert all(f"--shoe {part}" in report["command"] for part in parts)
+
+
+@pytest.mark.parametrize("files, says", [
+    ({"a.txt": "shoe 1\n{S1}", "b.txt": "shoe 2\n{S2}shoe 1\n{S3}"},
+     "b.txt: shoe '1' is dealt in {dir}/a.txt too (a table's shoes are named once each"),
+    ({"a.txt": "# nothing yet\n", "b.txt": "shoe 1\n{S1}"}, "a.txt: no coup (one a line"),
+    ({"a.txt": "shoe 2\n" + "8c 3c 7h 5c\n" * 1_001, "b.txt": "shoe 1\n{S1}"},
+     "a.txt, line 1002: shoe '2' has more than 1,000 coups"),
+    ({"a.txt": "shoe 2\n{S2}{S2}", "b.txt": "shoe 1\n{S1}"}, "a.txt, line "),  # a card not left: by its line
+])
+def test_files_of_coups_that_do_not_make_one_tables_shoes_are_refused_in_one_line(tmp_path, files, says):
+    """Each file of coups is read and checked, shoe by shoe, before anything is worked out or
+    written: a shoe named in two files, a file with no coup, a shoe too long or a coup that
+    could not be dealt, each said in one line naming its file."""
+    shoes = dict((name, "".join(" ".join(c) + "\n" for c, _ in coups)) for name, coups in dealt(9, 3))
+    for name, text in files.items():
+        (tmp_path / name).write_text(text.format(**shoes))
+    (tmp_path / "wagers.csv").write_text("shoe,coup,player,bet,amount\n1,1,ann,tie,10\n")
+    result = CliRunner().invoke(cli, ["protect", str(tmp_path / "wagers.csv"), "--decks", "2", "--report",
+                                      str(tmp_path / "review")] + [w for name in files for w in ("--shoe", str(tmp_path / name))])
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith("Error: ") and says.format(dir=tmp_path) in result.output, result.output
+    assert not (tmp_path / "review").exists()  # nothing written half-way
+
+
+def test_only_the_shoes_wagered_on_are_kept_whole(rules):
+    """deals_from_file keeps the coups of the shoes the wagers name (the others by their name): a
+    review of the wagers is the same as with every shoe kept."""
+    shoes = dealt(31, 6)
+    text = coup_file(shoes)
+    standard = rules.only(["banker", "player", "tie", "player_pair"])
+    rows = [r for r in ignorers(shoes, 4, 3) if r[0] in ("S2", "S5")]
+    wagers = parse_wagers(wager_file(rows), shoe="")
+    kept = deals_from_file(text, standard, Shoe.decks(2), "", wanted={"S2", "S5"})
+    every = deals_from_file(text, standard, Shoe.decks(2), "")
+    assert [(s.name, len(s.coups)) for s in kept[""].shoes] == [(name, len(coups) if name in ("S2", "S5") else 0)
+                                                               for name, coups in shoes]
+
+    def figures(review):
+        return [(r.player, r.amount, r.theoretical, r.realized, [(m.name, m.chance.value) for m in r.models])
+                for r in review.players]
+
+    assert figures(review(wagers, kept, samples=2000)) == figures(review(wagers, every, samples=2000))

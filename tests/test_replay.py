@@ -157,3 +157,81 @@ def test_a_replay_as_a_workbook(tmp_path):
     assert not list(tmp_path.glob("*.writing"))
     refused = run("replay", "examples/coups.txt", "--xlsx", str(tmp_path / "no" / "such" / "x.xlsx"))
     assert refused.exit_code == 1 and refused.output.startswith("Error: --xlsx: cannot write")
+
+
+# -- a file of coups of any length, read a shoe at a time (issue 55) ----------------------------------
+
+
+def test_a_file_is_read_a_shoe_at_a_time():
+    """read_shoes hands each shoe on as soon as its last line is read: given lines that break
+    after the first shoe's and the next 'shoe' line, the first shoe comes whole - the reader never
+    held more than a shoe - and a parse of the text as one (parse_coups) reads the same shoes."""
+    from analyzer.pit.replay import read_shoes
+
+    first, _ = dealt_shoe(21)
+    second, _ = dealt_shoe(22)
+    asked = []
+
+    def lines():
+        for line in ["shoe a", *first, "shoe b"]:
+            asked.append(line)
+            yield line + "\n"
+        raise AssertionError("a line past the first shoe's end was read before the first shoe was handed on")
+
+    shoes = read_shoes(lines(), "f")
+    shoe = next(shoes)
+    assert (shoe.name, len(shoe.coups), len(asked)) == ("a", len(first) - 1, len(first) + 2)
+    whole = parse_coups("\n".join(["shoe a", *first, "shoe b", *second]), "f")
+    assert [(s.name, s.coups, s.burned, s.face_down) for s in whole][:1] == [(shoe.name, shoe.coups, shoe.burned, shoe.face_down)]
+    assert [s.name for s in whole] == ["a", "b"] and len(whole[1].coups) == len(second) - 1
+
+
+def test_a_shoe_of_more_than_a_thousand_coups_is_refused_by_its_name(tmp_path):
+    """The bound of 1,000 coups is a shoe's: two shoes of 600 coups each are read (1,200 coups in
+    the file), one of 1,001 refused, naming it, before anything is worked out."""
+    from analyzer.pit.replay import MAX_SHOE_COUPS, read_shoes
+
+    coup = "8c 3c 7h 5c\n"
+    shoes = list(read_shoes(iter(["shoe a\n", *[coup] * 600, "shoe b\n", *[coup] * 600]), "f"))
+    assert [(s.name, len(s.coups)) for s in shoes] == [("a", 600), ("b", 600)] and MAX_SHOE_COUPS == 1_000
+    path = tmp_path / "long.txt"
+    path.write_text("shoe 1\n" + coup * 3 + "shoe long\n" + coup * 1_001)
+    out = run("replay", str(path))
+    assert out.exit_code == 1 and out.output == (
+        f"Error: {path}, line 1006: shoe 'long' has more than 1,000 coups (an eight-deck shoe deals about 80: is a "
+        "'shoe ID' line missing?)\n"), out.output
+
+
+def test_sixty_shoes_in_one_file_are_replayed_as_the_dealer_dealt_them(tmp_path):
+    """A file of sixty two-deck shoes - more than 1,000 coups, and with its comments more than the
+    1 MiB a file of coups once was held to - is replayed whole: each coup's result is the
+    independent dealer's."""
+    lines, results = ["# sixty two-deck shoes"], []
+    for seed in range(60):
+        shoe, dealt = dealt_shoe(100 + seed, decks=2)
+        lines += [f"shoe {seed + 1}", *shoe, "# " + "." * 190] + ["#" * 199] * 100  # padding: comments
+        results += dealt
+    lines.append("# " + "x" * 100)
+    path = tmp_path / "week.txt"
+    path.write_text("\ufeff" + "\r\n".join(lines) + "\r\n")  # a byte-order mark and Windows line ends, as Notepad writes
+    assert path.stat().st_size > 1 << 20 and len(results) > 1_000
+    out = run("replay", str(path), "--decks", "2", "--rules", "standard", "--format", "json")
+    assert out.exit_code == 0, out.output[:300]
+    coups = json.loads(out.output)["coups"]
+    assert [(c["result"]["winner"], c["result"]["player_total"], c["result"]["banker_total"]) for c in coups] == results
+    assert len({c["shoe"] for c in coups}) == 60
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"8c 3c 7h 5c\n" + b"# a comment\n" * 100_000 + b"\xff\xfe\n", "not UTF-8 text"),  # past the first MiB
+    (b"8c 3c 7h 5c\n" + b"9" * 5_000_000 + b"\n", "line 2: longer than 200 characters"),
+])
+def test_a_file_that_cannot_be_read_is_refused_in_one_line(tmp_path, content, says):
+    """A file is read a line at a time to its end, whatever its length: what cannot be read is
+    said where it comes, in one line (a line of millions of characters is not read whole)."""
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content)
+    out = run("replay", str(path))
+    assert out.exit_code == 1 and out.output.count("\n") == 1 and says in out.output, out.output
+    folder = run("replay", str(tmp_path))
+    assert folder.output == f"Error: cannot read coup file '{tmp_path}': a folder\n"

@@ -246,8 +246,8 @@ def leftovers(folder: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--rules", "nope"], "Error: unknown rule set 'nope' (choose from standard, commission-4, tie-9, no-commission, ez, "
-                          "banker-stands-on-6, catalog, or give a .toml file)"),
+    (["--rules", "nope"], "Error: unknown rule set 'nope' (rule sets: standard, commission-4, tie-9, no-commission, ez, "
+                          "banker-stands-on-6, catalog) - a built-in rule set, or a .toml file"),
     (["--rules", "ez", "--rules", "ez"], "Error: rule set 'ez' is given twice"),
     (["--decks", "0"], "Error: the number of decks must be a whole number, 1 or more (got '0')"),
     (["--side-bets", "dragon_7"], "Error: --side-bets: no bet 'dragon_7' in standard (bets: banker, banker_pair, "
@@ -493,3 +493,28 @@ def test_a_report_made_without_a_command_line_says_none():
     assert "command" not in made.data and "Command" not in dict(made.front)
     text = as_markdown(made)
     assert "To make this report again" not in text and "the command that makes" not in text
+
+
+def test_the_sign_off_names_who_prepared_and_approved_the_sheet(tmp_path):
+    out = tmp_path / "signed"
+    result = run("report", "--decks", "1", "--prepared-by", "Jane Roe", "--approved-by", "Gaming Lab #7", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    data = load(out)
+    assert (data["prepared_by"], data["approved_by"]) == ("Jane Roe", "Gaming Lab #7")
+    assert data["command"] == f"baccarat report --rules standard --decks 1 -o {out} --prepared-by 'Jane Roe' --approved-by 'Gaming Lab #7'"
+    text = (out / "report.md").read_text()
+    assert "## Sign-off\n\nPrepared by: Jane Roe  \nSignature: " + "\\_" * 24 + "  \nDate: " + "\\_" * 12 in text
+    assert "Approved by: Gaming Lab #7  \n" in text
+    assert '<span class="role">Approved by</span> name<span class="line">Gaming Lab #7</span>' in (out / "report.html").read_text()
+    pages = pdf_text((out / "report.pdf").read_bytes())
+    assert "Prepared by Jane Roe" in pages[0] and "Approved by Gaming Lab #7" in pages[0]  # the title page
+    assert "Sign-off" in pages[-1] and "signature" in pages[-1]
+    about = {row[0]: row[1] for row in xlsx_cells((out / "report.xlsx").read_bytes())["about"] if row and row[0]}
+    assert (about["Prepared by"], about["Approved by"]) == ("Jane Roe", "Gaming Lab #7")
+
+
+@pytest.mark.parametrize("name", ["", "  ", "Jane\nRoe"])
+def test_a_sign_off_name_is_one_line_of_text(tmp_path, name):
+    result = run("report", "--prepared-by", name, "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1 and result.output == f"Error: --prepared-by: give a name, on one line (got {name.strip()!r})\n"
+    assert list(tmp_path.iterdir()) == []

@@ -331,3 +331,31 @@ def test_results_of_files_of_wagers_and_coups():
         assert refused.exit_code == 1 and refused.output.startswith("Error: ") and said in refused.output, refused.output
     alone = CliRunner().invoke(cli, ["results", "examples/wagers.csv"])
     assert alone.exit_code == 1 and "give WAGERS and --shoe COUPS" in alone.output
+
+
+def test_a_weeks_results_from_files_of_coups_together_are_the_dealers(tmp_path):
+    """`baccarat results WAGERS --shoe A --shoe B` - sixty two-deck shoes in two files, more than
+    the 1,000 coups a file once held - gives the results of one file holding them both, and
+    the handle and the win of a settlement written here from the dealer's deal."""
+    shoes = dealt(56, 60)
+    lines = {name: "".join(" ".join(cards) + "\n" for cards, _ in coups) for name, coups in shoes}
+    (tmp_path / "a.txt").write_text("".join(f"shoe {name}\n{lines[name]}" for name, _ in shoes[:30]))
+    (tmp_path / "b.txt").write_text("".join(f"shoe {name}\n{lines[name]}" for name, _ in shoes[30:]))
+    (tmp_path / "week.txt").write_text("".join(f"shoe {name}\n{lines[name]}" for name, _ in shoes))
+    rng, rows, settled = random.Random(56), [], []
+    for name, coups in shoes:
+        for k, (_, outcome) in enumerate(coups, 1):
+            for seat in range(rng.randint(0, 2)):
+                bet, amount = rng.choice(["banker", "player", "tie", "player_pair"]), rng.choice([5, 25, 100])
+                rows.append(f"{name},{k},p{seat},{bet},{amount}")
+                settled.append((amount, paid(bet, outcome)))
+    (tmp_path / "wagers.csv").write_text("shoe,coup,player,bet,amount\n" + "\n".join(rows) + "\n")
+    args = ["results", str(tmp_path / "wagers.csv"), "--decks", "2", "--table", "bac-1", "--format", "json"]
+    split = CliRunner().invoke(cli, args + ["--shoe", str(tmp_path / "a.txt"), "--shoe", str(tmp_path / "b.txt")])
+    whole = CliRunner().invoke(cli, args + ["--shoe", str(tmp_path / "week.txt")])
+    assert split.exit_code == whole.exit_code == 0, split.output + whole.output
+    assert json.loads(split.output) == json.loads(whole.output)
+    table = json.loads(split.output)["tables"][0]
+    assert sum(len(coups) for _, coups in shoes) > 1_000 and table["wagers"] == len(rows)
+    assert Fraction(table["handle"]) == sum(amount for amount, _ in settled)
+    assert Fraction(table["win"]) == -sum(amount * net for amount, net in settled)

@@ -200,6 +200,23 @@ def test_the_designer_follows_an_edit(page, tmp_path):
     assert open(download.value.path()).read() == DRAGON
 
 
+def test_a_pasted_file_opens_on_its_own_bet(page):
+    # issue 55: a file that extends the standard rules opens on the bet it adds, not on Banker
+    from playwright.sync_api import expect
+
+    page.click("#tab-designer")
+    page.wait_for_selector("#design-results[data-state=ready]")
+    extended = 'name = "mine"\nextends = "standard"\n' + DRAGON.split("\n", 2)[2].replace('"dragon_7"', '"dragon_8"')
+    page.fill("#toml", extended)
+    expect(page.locator("#design-name")).to_have_text("Dragon 7 (dragon_8)")
+    page.select_option("#design-bet", "banker")  # a bet it extends, chosen: kept while the file is edited
+    expect(page.locator("#design-name")).to_have_text("Banker (banker)")
+    page.fill("#toml", extended.replace("pays = 40", "pays = 45"))
+    expect(page.locator("#design-edge")).not_to_have_text("")
+    page.wait_for_timeout(600)
+    expect(page.locator("#design-name")).to_have_text("Banker (banker)")
+
+
 def test_cards_the_server_refuses_are_not_dealt(page):
     page.fill("#decks", "1")
     page.press("#decks", "Tab")

@@ -42,19 +42,31 @@ class BaccaratError(ValueError):
 
 def did_you_mean(name: str, choices) -> str:
     """' (did you mean 'x'?)' for the choice ``name`` was likely meant as - the same but for case,
-    spaces and hyphens, else a close spelling - or '' where none is close.
+    spaces and hyphens, else a close spelling - or '' where none is close. The one helper for
+    every name a user types (bets, rule sets, fields, counts, tables, models, formats).
 
     >>> did_you_mean("Dragon_7", ["dragon_7", "panda_8"]), did_you_mean("banker_totl", ["banker_total"]), did_you_mean("zz", ["a"])
     (" (did you mean 'dragon_7'?)", " (did you mean 'banker_total'?)", '')
+    >>> did_you_mean("tye", ["banker", "player", "tie"]), did_you_mean("banekr", ["banker", "player", "tie"])
+    (" (did you mean 'tie'?)", " (did you mean 'banker'?)")
     """
     from difflib import get_close_matches
 
     choices = [str(c) for c in choices]
     folded = {re.sub(r"[\s-]+", "_", c.lower()): c for c in choices}
     key = re.sub(r"[\s-]+", "_", str(name).strip().lower())
-    near = [folded[key]] if key in folded else get_close_matches(key, list(folded), 2, 0.75)
+    near = [folded[key]] if key in folded else get_close_matches(key, list(folded), 2, 0.6)
     near = [folded.get(n, n) for n in near]
     return f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+
+
+def unknown(what: str, name, choices, plural: str = "", most: int = 12) -> str:
+    """The message for a name that is none of ``choices``: the one meant, else the choices.
+
+    >>> unknown("rule set", "standrad", ["standard", "ez"]), unknown("format", "xls", ["json", "csv"])
+    ("unknown rule set 'standrad' (did you mean 'standard'?)", "unknown format 'xls' (formats: json, csv)")
+    """
+    return f"unknown {what} {name!r}" + (did_you_mean(name, choices) or f" ({plural or what + 's'}: {listing(choices, most)})")
 
 
 def listing(choices, most: int = 12) -> str:

@@ -6,6 +6,7 @@ thousands of digits, nesting thousands deep).
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
@@ -34,6 +35,23 @@ def read_bytes(path, what: str, limit: int = SMALL_FILE) -> bytes:
         if sys.stdin is None:
             raise BaccaratError(f"no standard input to read the {what} from (it is closed)")
         return capped(getattr(sys.stdin, "buffer", sys.stdin), f"{what} (standard input)", limit)
+    with os.fdopen(open_regular(path, what), "rb") as file:
+        try:
+            return capped(file, f"{what} {str(path)!r}", limit)
+        except OSError as exc:
+            raise BaccaratError(f"cannot read {what} {str(path)!r}: {exc.strerror}") from None
+
+
+def standard_input(what: str):
+    """Standard input's bytes, or a one-line error where it is closed."""
+    if sys.stdin is None:
+        raise BaccaratError(f"no standard input to read the {what} from (it is closed)")
+    return getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode())
+
+
+def open_regular(path, what: str) -> int:
+    """A descriptor of the regular file ``path``, open to read; anything else (no path, a folder,
+    a FIFO, a device, a file that is not there) a one-line error naming it as ``what``."""
     if not str(path):
         raise BaccaratError(f"no {what} given (an empty path)")
     if "\0" in str(path):
@@ -47,11 +65,34 @@ def read_bytes(path, what: str, limit: int = SMALL_FILE) -> bytes:
         os.close(fd)
         kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
         raise BaccaratError(f"cannot read {what} {str(path)!r}: {kind}")
-    with os.fdopen(fd, "rb") as file:
-        try:
-            return capped(file, f"{what} {str(path)!r}", limit)
-        except OSError as exc:
-            raise BaccaratError(f"cannot read {what} {str(path)!r}: {exc.strerror}") from None
+    return fd
+
+
+def text_lines(path, what: str, longest: int):
+    """The lines of a UTF-8 text file (``-``: standard input; a byte-order mark dropped), read one
+    at a time, at most ``longest`` characters at a time (a longer line comes in pieces): memory
+    bounded by a line, whatever the file's length. The file is opened at the first line asked
+    for and closed after the last; standard input stays open."""
+    stdin = str(path) == "-"
+    binary = standard_input(what) if stdin else os.fdopen(open_regular(path, what), "rb")
+    shown = f"{what} (standard input)" if stdin else f"{what} {str(path)!r}"
+    text = io.TextIOWrapper(binary, encoding="utf-8-sig", newline="\n")
+    try:
+        while True:
+            try:
+                line = text.readline(longest)
+            except UnicodeDecodeError:
+                raise BaccaratError(f"cannot read {shown}: not UTF-8 text") from None
+            except OSError as exc:
+                raise BaccaratError(f"cannot read {shown}: {exc.strerror or exc}") from None
+            if not line:
+                return
+            yield line
+    finally:
+        if stdin:
+            text.detach()
+        else:
+            text.close()
 
 
 def capped(file, what: str, limit: int) -> bytes:

@@ -9,7 +9,7 @@ Payouts are exact Fractions, or sympy expressions where a rule file names a symb
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 
@@ -121,6 +121,12 @@ class RuleSet:
     source: str = ""
     count_systems: tuple = ()  # named count systems: (name, 10 tags for A..9 and the ten-value cards)
     poker: Poker = Poker()  # where the ace stands in a straight, for the bets on poker hands
+    own: tuple = field(default=(), compare=False)  # the ids of the bets its file defines (not those it extends)
+
+    @property
+    def first_own(self) -> Bet:
+        """The first bet its own file defines (a file that extends another: its new bet), else the first."""
+        return self.bet(self.own[0]) if self.own else self.bets[0]
 
     def bet(self, bet_id: str) -> Bet:
         """The bet with this id."""

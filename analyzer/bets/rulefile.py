@@ -32,7 +32,7 @@ from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .series import MAX_COUPS, SHOE_ENDS, Count, Series
 from .counting import check_tags
-from ..base.errors import did_you_mean, expect
+from ..base.errors import did_you_mean, expect, unknown
 from ..game.tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from ..base.userfiles import parse_toml, read_text
 
@@ -59,14 +59,43 @@ def builtin_text(name: str) -> str:
 
 
 def get_rules(spec: str) -> RuleSet:
-    """A rule set: a built-in name (see BUILT_IN) or the path of a TOML rule file."""
+    """A rule set: a built-in name (see BUILT_IN) or the path of a TOML rule file. A name with a
+    path separator or a dot is a file's (a missing one: "no such file", with the .toml file it
+    may have meant); any other, a built-in rule set's (with the one it may have meant)."""
     spec = str(spec) if isinstance(spec, Path) else expect(spec, str, "a rule set is named by a built-in name or a file's path")
     if spec in BUILT_IN:
         return _builtin(spec)
-    if spec.strip() and (spec.endswith(".toml") or "/" in spec or exists(Path(spec))):
+    if not spec.strip():
+        raise BaccaratError(f"no rule set given (the rule sets: {', '.join(BUILT_IN)}, or a .toml file)")
+    if is_path(spec) or exists(Path(spec)):
+        if not exists(Path(spec)):
+            raise BaccaratError(f"no such file: {spec!r}" + near_file(spec))
         return load_rules(spec)
-    raise BaccaratError(f"{'unknown rule set ' + repr(spec) + nearest(spec) if spec.strip() else 'no rule set given'} "
-                        f"(choose from {', '.join(BUILT_IN)}, or give a .toml file)")
+    raise BaccaratError(unknown("rule set", spec, BUILT_IN) + " - a built-in rule set, or a .toml file")
+
+
+def is_path(spec: str) -> bool:
+    """Whether a rule set's name is a file's path: it has a path separator or a dot."""
+    return "/" in spec or "\\" in spec or "." in spec
+
+
+def near_file(spec: str) -> str:
+    """' (did you mean 'x.toml'?)' for a missing rule file whose .toml namesake exists, or a file
+    of the same folder with a close name.
+
+    >>> near_file("no-such-folder/x.tml")
+    ''
+    """
+    path = Path(spec)
+    stem = path.with_suffix(".toml") if path.suffix != ".toml" else None
+    if stem is not None and exists(stem):
+        return f" (did you mean {str(stem)!r}?)"
+    try:
+        names = [p.name for p in (path.parent if str(path.parent) else Path(".")).iterdir() if p.suffix == ".toml"][:1000]
+    except OSError:
+        return ""
+    hint = did_you_mean(path.name, names)
+    return hint.replace(repr(hint.split("'")[1]), repr(str(path.parent / hint.split("'")[1]))) if hint else ""
 
 
 def exists(path: Path) -> bool:
@@ -75,18 +104,6 @@ def exists(path: Path) -> bool:
         return path.exists()
     except (OSError, ValueError):
         return False
-
-
-def nearest(name: str) -> str:
-    """': did you mean ...?' for a name close to a built-in rule set's, else ''.
-
-    >>> nearest("standrad"), nearest("zzz")
-    (": did you mean 'standard'?", '')
-    """
-    from difflib import get_close_matches  # here: only a name not found is compared
-
-    close = get_close_matches(name, BUILT_IN, n=1)
-    return f": did you mean {close[0]!r}?" if close else ""
 
 
 @lru_cache(maxsize=None)
@@ -125,8 +142,8 @@ def parse_rules(text: str, context: str = "rule set", base_dir: Path | None = No
                 raise BaccaratError(f"{context}: extends: {exc}") from None
             base = parse_rules(parent_text, str(parent_path), parent_path.parent, depth + 1)
         else:
-            raise BaccaratError(f"{context}: extends: unknown rule set {parent!r}{nearest(parent)} "
-                                "(a built-in name, or a .toml file beside this one)")
+            raise BaccaratError(f"{context}: extends: {unknown('rule set', parent, BUILT_IN)} - a built-in rule set, "
+                                "or a .toml file beside this one")
     bets_data = data.get("bets", [])
     if not isinstance(bets_data, list) or not all(isinstance(b, dict) for b in bets_data):
         raise BaccaratError(f"{context}: bets: must be an array of tables ([[bets]])")
@@ -154,6 +171,7 @@ def parse_rules(text: str, context: str = "rule set", base_dir: Path | None = No
         source=text_field(data, "source", context),
         count_systems=tuple(count_systems.items()),
         poker=poker,
+        own=tuple(bet_data["id"] for bet_data in bets_data),
     )
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import functools
 import os
+import shlex
 import signal
 import sys
 import textwrap
 import threading
 from contextlib import contextmanager, suppress
+from pathlib import Path
 
 import click
 
@@ -217,8 +219,7 @@ def check_format(ctx, param, fmt: str) -> str:
     """Refuse an unknown --format before any work is done."""
     fmt = MARKDOWN.get(fmt.lower(), fmt) if isinstance(fmt, str) else fmt
     if fmt != "simple" and fmt not in rendering.formats():
-        raise click.ClickException(f"unknown format {fmt!r} (choose from json, csv, markdown, "
-                                   f"{', '.join(rendering.formats()[:-2])})")
+        raise click.ClickException(errors.unknown("format", fmt, ["json", "csv", "markdown", *rendering.formats()[:-2]], most=100))
     return fmt
 
 
@@ -367,6 +368,49 @@ def writable(path: str, folder: str | None, inputs=(), force: bool = False) -> N
         raise click.ClickException(f"--xlsx: cannot write {path} (not a file in a writable folder)")
     if target.exists() and not force:
         raise click.ClickException(f"--xlsx: {path} exists: give --force to replace it")
+
+
+def listed(ctx, param, values) -> tuple:
+    """A list option's items, however given: repeated (``--rules ez --rules standard``) or comma-
+    separated (``--rules ez,standard``), as ``--bets`` takes them; a value that names a file is
+    one item, commas and all."""
+    out = []
+    for value in values or ():
+        if "," in value and not Path(value).exists():
+            out += [item.strip() for item in value.split(",") if item.strip()]
+        else:
+            out.append(value)
+    return tuple(out)
+
+
+class Named(click.Choice):
+    """click.Choice that names the choice a user likely meant (errors.did_you_mean), as every
+    other name the tool is given."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(errors.unknown("value", value, self.choices, "choices"), param, ctx)
+
+
+def checked_rules(spec: str):
+    """The rule set a command reads (``--rules``): a built-in one, or a rule file checked as `rules
+    check` checks it - its errors refuse it (exit 1, the check's own words), its warnings are
+    said on stderr - so that no command computes with a file the check calls unfit."""
+    rules = rulefile.get_rules(spec)
+    if spec in BUILT_IN:
+        return rules
+    findings = checks.check_rules(rules)
+    for finding in findings:
+        if finding.level == "warning":
+            click.echo(finding.line(), err=True)
+    errors = [finding for finding in findings if finding.level == "error"]
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise click.ClickException(f"rules {rules.name}: bet {errors[0].bet!r}: {errors[0].message}{more} - the file is "
+                                   f"not fit to use (baccarat rules check {shlex.quote(spec)} says why)")
+    return rules
 
 
 def chosen_bets(rule_set, bet_ids: str, also=()):

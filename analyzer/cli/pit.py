@@ -8,7 +8,7 @@ import shlex
 import click
 
 from .common import (
-    CONTEXT, ENDED_BY_SIGNAL, LazyModule, RECEIVED, Stopped, cards, cli, domain_errors, emit,
+    listed, Named, checked_rules, CONTEXT, ENDED_BY_SIGNAL, LazyModule, RECEIVED, Stopped, cards, cli, domain_errors, emit,
     errors, ignore_stop_signals, narrowed, output_options, par, rendering, replays, rulefile, secrets,
     shoe_options, tables_kept, userfiles, views, web, writable, written,
 )
@@ -39,7 +39,7 @@ def history(table, shoe_number, db, fmt, exact):
 @click.option("--rules", metavar="NAME|FILE", help="Rule set whose tableau dealt COUPS (default standard).")
 @click.option("--decks", type=click.IntRange(1, 24), metavar="N", help="The decks each shoe of COUPS started with "
               "(default 8): a card dealt more often than they hold is refused, by its line.")
-@click.option("--format", "fmt", default="board", show_default=True, type=click.Choice(["board", "json"]),
+@click.option("--format", "fmt", default="board", show_default=True, type=Named(["board", "json"]),
               help="board: the roads drawn in the terminal (coloured where it allows); json: every shoe's roads as data.")
 @domain_errors
 def roads(coups, table, shoe_number, db, rules, decks, fmt):
@@ -61,7 +61,7 @@ def roads(coups, table, shoe_number, db, rules, decks, fmt):
         if shoe_number is not None or db is not None:
             raise click.ClickException(f"{'--shoe-number' if shoe_number is not None else '--db'} goes with --table")
         shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
-        tableau = rulefile.get_rules(rules or "standard").tableau
+        tableau = checked_rules(rules or "standard").tableau
         try:  # each coup as replay checks it: one the tableau could not deal, or a card not left, by its line
             for _ in replays.steps(cards.Shoe.decks(decks or 8), shoes, tableau):
                 pass
@@ -76,12 +76,13 @@ def roads(coups, table, shoe_number, db, rules, decks, fmt):
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("wagers", metavar="[WAGERS]", required=False)
-@click.option("--shoe", "coups", metavar="COUPS", help="The file of the coups WAGERS were placed on, as replay reads it "
-              "(several shoes allowed), instead of the pit's database.")
+@click.option("--shoe", "coups", metavar="COUPS", multiple=True, callback=listed,
+              help="The file of the coups WAGERS were placed on, as replay reads it (several shoes allowed), instead of "
+                   "the pit's database; repeat, or comma-separated, for several files: their shoes together are the table's.")
 @click.option("--rules", metavar="NAME|FILE", help="With --shoe: the table's rule set (default standard).")
 @click.option("--decks", metavar="N", help="With --shoe: the decks each shoe started with (default 8).")
-@click.option("--table", "table_names", metavar="NAME", multiple=True,
-              help="A table's results (repeat for several; default: every table with wagers kept); with --shoe, the "
+@click.option("--table", "table_names", metavar="NAME", multiple=True, callback=listed,
+              help="A table's results (repeat, or comma-separated, for several; default: every table with wagers kept); with --shoe, the "
                    "name of the table the coups were dealt at.")
 @db_option
 @click.option("--since", metavar="TIME", help="The wagers kept at this time or later (a date, or a date and time: UTC "
@@ -96,7 +97,7 @@ def roads(coups, table, shoe_number, db, rules, decks, fmt):
 @domain_errors
 def results(wagers, coups, rules, decks, table_names, db, since, until, by_bet, out, force, wide, fmt, exact):
     """What each table took over a period, from the wagers kept in the pit's database (--db), or
-    from a file of WAGERS and the file of the coups they were placed on (--shoe), as `protect`
+    from a file of WAGERS and the files of the coups they were placed on (--shoe), as `protect`
     reads them: wagers, coups, handle, the house's win, its theoretical win (the sum of amount x
     house edge at each wager's moment, exact), hold and theoretical hold, and how unusual the
     difference is: the standard deviation of the win given the wagers (each coup's bets taken
@@ -110,19 +111,19 @@ def results(wagers, coups, rules, decks, table_names, db, since, until, by_bet, 
     if by_bet and fmt == "csv":
         raise click.ClickException("--bets adds a table a table, and a CSV file holds one: with --format csv, use "
                                    "--report DIR (a CSV file a table)")
-    if (coups is None) != (wagers is None):
+    if bool(coups) != (wagers is not None):
         raise click.ClickException("give WAGERS and --shoe COUPS (files), or neither (the wagers kept in the pit's "
                                    "database, --db)")
-    if coups is not None and (db or since or until or len(table_names) > 1):
+    if coups and (db or since or until or len(table_names) > 1):
         raise click.ClickException(f"{'--db' if db else '--since' if since else '--until' if until else 'a second --table'} "
                                    "goes with the pit's database, not with files of wagers and coups")
-    if coups is None and (rules or decks):
+    if not coups and (rules or decks):
         raise click.ClickException(f"kept shoes are worked out by their tables' own rules and decks: leave out "
                                    f"{'--rules' if rules else '--decks'}")
     if out is not None:
         par.check_destination(out, force)
     table_names = list(dict.fromkeys(table_names))  # a table named twice is one table
-    if coups is not None:
+    if coups:
         done = results_of_files(wagers, coups, rules, decks, table_names[0] if table_names else "")
         store = None
     else:
@@ -136,7 +137,8 @@ def results(wagers, coups, rules, decks, table_names, db, since, until, by_bet, 
     view = views.results.results_table(done, since_at, until_at)
     if out is not None:
         words = ["baccarat", "results"] + ([wagers] if wagers else []) + [w for name in table_names for w in ("--table", name)]
-        for option, value in (("--shoe", coups), ("--rules", rules), ("--decks", decks),
+        words += [w for path in coups for w in ("--shoe", path)]
+        for option, value in (("--rules", rules), ("--decks", decks),
                               ("--db", store.url if db else None), ("--since", since), ("--until", until), ("--report", out)):
             if value is not None:
                 words += [option, value]
@@ -150,20 +152,23 @@ def results(wagers, coups, rules, decks, table_names, db, since, until, by_bet, 
                 emit(views.results.bets_table(r), fmt, exact)
 
 
-def results_of_files(wagers: str, coups: str, rules: str | None, decks: str | None, table: str) -> list:
-    """Each table's results from a file of wagers and the file of the coups they were placed on
-    (one table's, as `protect` reads them): every shoe of the file as dealt whole."""
+def results_of_files(wagers: str, coups: tuple, rules: str | None, decks: str | None, table: str) -> list:
+    """Each table's results from a file of wagers and the files of the coups they were placed on
+    (one table's, as `protect` reads them): every shoe of the files as dealt whole. The table is
+    named by the file of coups where there is one (else "table")."""
     from pathlib import Path
 
-    placed, deals = wagers_and_deals_of_files(wagers, coups, rules, decks, table, Path(coups).stem or "table")
+    unnamed = (Path(coups[0]).stem if len(coups) == 1 else "") or "table"
+    placed, deals = wagers_and_deals_of_files(wagers, coups, rules, decks, table, unnamed)
     return LazyModule("analyzer.pit.results").results(placed, deals)
 
 
-def wagers_and_deals_of_files(wagers: str, coups: str, rules: str | None, decks: str | None, table: str,
+def wagers_and_deals_of_files(wagers: str, coups: tuple, rules: str | None, decks: str | None, table: str,
                               unnamed: str = "") -> tuple[list, dict]:
-    """(wagers, table -> Deal) from a file of wagers and one table's file of coups: the wagers
+    """(wagers, table -> Deal) from a file of wagers and one table's files of coups (their shoes
+    together, each file read a shoe at a time, only the shoes wagered on kept whole): the wagers
     of one table (``table``, else the one they name, else ``unnamed``), each given its table,
-    and its shoe where the file holds one."""
+    and its shoe where the files hold one."""
     reviewing = LazyModule("analyzer.pit.protect")
     placed = reviewing.parse_wagers(userfiles.read_text(wagers, "wager file", userfiles.LARGE_FILE), wagers)
     names = sorted({w.table for w in placed if w.table})
@@ -173,8 +178,9 @@ def wagers_and_deals_of_files(wagers: str, coups: str, rules: str | None, decks:
     name = table or (names[0] if names else unnamed)
     if names and table and names != [table]:
         raise click.ClickException(f"the wagers name table {names[0]!r}, not {table!r}")
-    deals = reviewing.deals_from_file(userfiles.read_text(coups, "coup file"), rulefile.get_rules(rules or "standard"),
-                                      cards.make_shoe(decks), name, coups)
+    files = [(path, replays.file_lines(path, "coup file")) for path in coups]  # each opened when its turn comes
+    deals = LazyModule("analyzer.pit.deals").deals_from_files(files, checked_rules(rules or "standard"),
+                                                               cards.make_shoe(decks), name, {w.shoe for w in placed})
     only = deals[name].shoes
     return [reviewing.with_defaults(w, name, only[0].name if len(only) == 1 else "") for w in placed], deals
 
@@ -217,17 +223,19 @@ def replay(coups, rules, table, shoe_number, db, xlsx_file, decks, remove, shoe_
         return
     if shoe_number is not None or db is not None:
         raise click.ClickException(f"{'--shoe-number' if shoe_number is not None else '--db'} goes with --table")
-    shoes = replays.parse_coups(userfiles.read_text(coups, "coup file"), coups)
+    shoes = list(replays.read_shoes(replays.file_lines(coups, "coup file"), coups))  # read a shoe at a time
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    view = views.replay.replay(rulefile.get_rules(rules or "standard"), shoe, shoes)
+    view = views.replay.replay(checked_rules(rules or "standard"), shoe, shoes)
     written(xlsx_file, lambda: views.replay.workbook(view))
     emit(view, fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("wagers", metavar="[WAGERS]", required=False)
-@click.option("--shoe", "coups", metavar="COUPS", help="The file of the coups the wagers were placed on, as replay "
-              "reads it (its 'shoe ID' lines name the shoes the wagers' shoe column names).")
+@click.option("--shoe", "coups", metavar="COUPS", multiple=True, callback=listed,
+              help="The file of the coups the wagers were placed on, as replay reads it (its 'shoe ID' lines name the "
+                   "shoes the wagers' shoe column names); repeat, or comma-separated, for several files: their shoes "
+                   "together are the table's.")
 @click.option("--rules", metavar="NAME|FILE", help="The table's rule set (default standard; with --db: each table's own).")
 @click.option("--decks", metavar="N", help="Number of 52-card decks each shoe started with (default 8).")
 @click.option("--table", "table", metavar="NAME", help="The name of the table the coups were dealt at (default: the one "
@@ -264,9 +272,9 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
 
     WAGERS, a CSV file with a header line (or a JSON list of records), has a wager a line: its
     coup (its number in the shoe, from 1), player, bet (an id of the rules) and amount, and its
-    table, shoe and seat where there are several. The coups are a file (--shoe, as `replay` reads
-    it) or the shoes kept in the pit's database (--db: each wager's table and shoe, by number);
-    with --db and no WAGERS, the wagers kept there (--since, --until for a period). Per player:
+    table, shoe and seat where there are several. The coups are files (--shoe, as `replay` reads
+    them, a shoe at a time) or the shoes kept in the pit's database (--db: each wager's table and
+    shoe, by number); with --db and no WAGERS, the wagers kept there (--since, --until for a period). Per player:
     amount wagered, the house's theoretical and realized win, the share wagered at positive EV,
     how wager size follows EV (correlation, and the amount added per +1% of EV), the chance that
     his wagers placed at random coups of the same shoes would have expected as much, and for a
@@ -309,11 +317,11 @@ def protect(wagers, coups, rules, decks, table, db, since, until, sessions, leve
     emit(narrowed(view, wide, fmt), fmt, exact)
 
 
-def check_protect(wagers, coups, rules, decks, table, db, since, until, group, out, force, xlsx_file) -> None:
-    """protect's options that go together, and its names, period and files, checked before
-    anything is read."""
+def check_protect(wagers, coups: tuple, rules, decks, table, db, since, until, group, out, force, xlsx_file) -> None:
+    """protect's options that go together, and its names, period and files (``coups``: the files
+    of coups, none with --db), checked before anything is read."""
     reviewing = LazyModule("analyzer.pit.protect")
-    if (coups is None) == (db is None):
+    if (not coups) == (db is None):
         raise click.ClickException("give --shoe COUPS (a file of the coups) or --db (the shoes kept in the pit's "
                                    "database), one of them")
     if wagers is None and db is None:
@@ -331,13 +339,13 @@ def check_protect(wagers, coups, rules, decks, table, db, since, until, group, o
     if table:
         reviewing.name_of(table, "--table", "the table's name", "")  # a name as the files' names are held to
     if xlsx_file is not None:
-        writable(xlsx_file, out, [p for p in (wagers, coups) if p], force)
+        writable(xlsx_file, out, [p for p in (wagers, *coups) if p], force)  # written over none of the files read
 
 
-def protect_words(wagers, coups, rules, decks, table, db, level, samples, seed, group, out) -> list[str]:
+def protect_words(wagers, coups: tuple, rules, decks, table, db, level, samples, seed, group, out) -> list[str]:
     """The command that made a protection report, as its report prints it."""
-    words = ["baccarat", "protect"] + ([wagers] if wagers else [])
-    for option, value in (("--shoe", coups), ("--rules", rules), ("--decks", decks), ("--table", table),
+    words = ["baccarat", "protect"] + ([wagers] if wagers else []) + [w for path in coups for w in ("--shoe", path)]
+    for option, value in (("--rules", rules), ("--decks", decks), ("--table", table),
                           ("--db", db), ("--level", level), ("--samples", str(samples)),
                           ("--seed", str(seed)), ("--group", group), ("--report", out)):
         if value is not None:
@@ -375,9 +383,9 @@ def finite(ctx, param, value: float) -> float:
 @click.option("--write-token", metavar="TOKEN", help="The token that may write to the pit's tables (a clerk's page, a "
               "card-reading shoe's feed): 8 to 128 letters, digits, - or _. Beyond this machine one is made and printed "
               "where none is given; the access token then only watches.")
-@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+@click.option("--allowed-host", "allowed_hosts", multiple=True, callback=listed, metavar="NAME",
               help="A name this server answers to besides the address it listens on (a DNS name of this machine, a "
-                   "proxy's); repeat for more. A request for any other host is refused (421): a page that reached the "
+                   "proxy's); repeat, or comma-separated, for more. A request for any other host is refused (421): a page that reached the "
                    "server by a name it does not own cannot use it.")
 @db_option
 @click.option("--screens", default=200, show_default=True, type=click.IntRange(1, 2000),

@@ -7,7 +7,7 @@ import sys
 import click
 
 from .common import (
-    BUILT_IN, CONTEXT, EDGE_VIEWS, ap, cards, check_unit, checks, chemin_game, cli, counting, domain_errors,
+    listed, Named, checked_rules, BUILT_IN, CONTEXT, EDGE_VIEWS, ap, cards, check_unit, checks, chemin_game, cli, counting, domain_errors,
     emit, known_cards, known_option, narrowed, output_options, plans_kept, progress_bar, replays, rulefile,
     shoe_options, tableaus, userfiles, views, wide_option,
 )
@@ -32,7 +32,7 @@ def odds(decks, remove, shoe_file, known, fmt, exact):
 @cli.command(context_settings=CONTEXT)
 @click.option("--rules", default="standard", show_default=True, metavar="NAME|FILE",
               help=f"Rule set: {', '.join(BUILT_IN)}, or a .toml rule file.")
-@click.option("--view", "view", type=click.Choice(EDGE_VIEWS), default="edge", show_default=True,
+@click.option("--view", "view", type=Named(EDGE_VIEWS), default="edge", show_default=True,
               help="edge: the house-edge table; returns: each bet's return table (pay lines, combinations, "
                    "probability, return); volatility: SD, volatility index, skewness and hold; ranges: the player's "
                    "result after 100 to 1,000,000 hands at 90, 95 and 99%.")
@@ -45,16 +45,13 @@ def odds(decks, remove, shoe_file, known, fmt, exact):
 def edge(rules, view, bet_ids, decks, remove, shoe_file, known, wide, fmt, exact):
     """House-edge table of every bet of a rule set, or their return tables, volatility or ranges."""
     knowledge = known_cards.Knowledge.parse(known)
-    rule_set = rulefile.get_rules(rules)
+    rule_set = checked_rules(rules)
     if bet_ids:
         ids = [b.strip() for b in bet_ids.split(",") if b.strip()]
         if not ids:
             raise click.ClickException("--bets: no bet id given")
         rule_set = rule_set.only(ids)
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    if rules not in BUILT_IN:  # a rule file: what `rules check` finds, on stderr (the built-ins are tested to have none)
-        for finding in checks.check_rules(rule_set):
-            click.echo(finding.line(), err=True)
     if view == "edge":
         emit(narrowed(views.edge.edge(rule_set, shoe, knowledge), wide, fmt), fmt, exact)
     elif view == "returns":
@@ -65,8 +62,8 @@ def edge(rules, view, bet_ids, decks, remove, shoe_file, known, wide, fmt, exact
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--rules", "rules", multiple=True, metavar="NAME|FILE",
-              help=f"A rule set to compare; repeat for several (default standard): {', '.join(BUILT_IN)}, "
+@click.option("--rules", "rules", multiple=True, callback=listed, metavar="NAME|FILE",
+              help=f"A rule set to compare; repeat, or comma-separated, for several (default standard): {', '.join(BUILT_IN)}, "
                    "or a .toml rule file (its tableau may differ).")
 @shoe_options("Deck counts to compare, comma-separated, e.g. 1,2,4,6,8 (default 8).")
 @click.option("--bets", "bet_ids", default="", metavar="IDS",
@@ -77,7 +74,7 @@ def edge(rules, view, bet_ids, decks, remove, shoe_file, known, wide, fmt, exact
 def compare(rules, decks, remove, shoe_file, bet_ids, known, fmt, exact):
     """House edge of each bet under several rule sets and/or deck counts, side by side."""
     knowledge = known_cards.Knowledge.parse(known)
-    rule_sets = [rulefile.get_rules(name) for name in rules or ["standard"]]
+    rule_sets = [checked_rules(name) for name in rules or ["standard"]]
     if bet_ids.strip():
         wanted = [b.strip() for b in bet_ids.split(",") if b.strip()]
         for bet_id in wanted:  # a bet no rule set has: refused, by the first rule set's words
@@ -122,7 +119,7 @@ def rules_list(fmt, exact):
 @domain_errors
 def rules_show(name, fmt, exact):
     """Show a rule set's bets, pay tables and drawing tableau (NAME: built-in name or .toml file)."""
-    emit(views.rules.rules_show(rulefile.get_rules(name)), fmt, exact)
+    emit(views.rules.rules_show(rulefile.get_rules(name)), fmt, exact)  # (a file shown as it is: `rules check` judges it)
 
 
 @rules.command("check", context_settings=CONTEXT)
@@ -133,7 +130,7 @@ def rules_check(name, fmt, exact):
     """Check a rule file (NAME: a .toml file or built-in name): every pay line that can never settle
     on any shoe, every line shadowed by earlier lines, every bet that settles on nothing, then each
     bet's return table on 8 decks. Exit status 1 when it finds an error, 0 with warnings only."""
-    view, failed = views.rules.rules_check(rulefile.get_rules(name))
+    view, failed = views.rules.rules_check(rulefile.get_rules(name))  # (the check itself: its findings are the view)
     if fmt == "csv":  # a CSV holds the return tables alone: the findings go to stderr
         for finding in view.data["findings"]:
             click.echo(f"{finding['level']}: bet {finding['bet']!r}: {finding['message']}", err=True)
@@ -193,7 +190,7 @@ def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, known,
     knowledge = known_cards.Knowledge.parse(known)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     target = cards.parse_percent("0" if edge_pct is None else edge_pct)
-    emit(views.solve.solve(rulefile.get_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
+    emit(views.solve.solve(checked_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)
@@ -215,7 +212,7 @@ def eor(rules, decks, remove, shoe_file, unit, remove_pairs, bet_id, known, fmt,
     its suits left, so that the effects weighted by the cards left sum to exactly zero.
     """
     knowledge = known_cards.Knowledge.parse(known)
-    rule_set = rulefile.get_rules(rules)
+    rule_set = checked_rules(rules)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     unit = check_unit(unit)
     if remove_pairs and knowledge:
@@ -253,7 +250,7 @@ def count(rules, bet_id, tags, true_counts, levels, decks, remove, shoe_file, fm
     Reports the betting correlation with the exact EoR, the imbalance, and the linear estimate
     of the EV at the given true counts.
     """
-    rule_set = rulefile.get_rules(rules)
+    rule_set = checked_rules(rules)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     counts = [cards.parse_number(tc, "a true count") for tc in true_counts.split(",")] if true_counts.strip() else []
     tag_set, name = (None, "given") if tags is None else counting.count_system(rule_set, tags)
@@ -284,7 +281,7 @@ def now(rules, dealt, dealt_file, positive, decks, remove, shoe_file, known, wid
     """
     knowledge = known_cards.Knowledge.parse(known)
     shoe = cards.make_shoe(decks, remove, shoe_file)
-    rule_set = rulefile.get_rules(rules)
+    rule_set = checked_rules(rules)
     seen = cards.parse_dealt(dealt)
     if dealt_file is not None:
         seen += replays.dealt_file(userfiles.read_text(dealt_file, "dealt file"), shoe, rule_set.tableau, dealt_file)
@@ -329,7 +326,7 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
     info = (ap.Information.sort(ap.parse_values(sort_values), places) if sort_values is not None
             else ap.Information.exact(places) if exact_card else None)
     knowledge = known_cards.Knowledge.parse(known)
-    rule_set = rulefile.get_rules(rules)
+    rule_set = checked_rules(rules)
     named = [b.strip() for b in bet_ids.split(",") if b.strip()]
     bets = tuple({b: rule_set.bet(b) for b in named}.values()) if named else ap.default_bets(rule_set)  # in the order asked
     shoe = cards.make_shoe(decks, remove, shoe_file)
@@ -346,7 +343,7 @@ def advantage(rules, bet_ids, sort_values, exact_card, best_sort, by_position, p
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--model", type=click.Choice(("A", "B1", "B2", "B3", "B4"), case_sensitive=False),
+@click.option("--model", type=Named(("A", "B1", "B2", "B3", "B4"), case_sensitive=False),
               help="What each side knows: A the infinite deck, each side its total; from a finite shoe, B1 each side "
                    "its total, B2 (default) the Banker his two cards and the Player his total, B3 each side its two "
                    "cards, B4 the Player his two cards and the Banker his total.")
@@ -383,7 +380,7 @@ def chemin(model, infinite, casino, rules, commission, by_commission, decks, rem
         raise click.ClickException("--by-commission goes from 0 to 10% itself: it takes no --commission")
     tableau = tableaus.CASINO if casino else tableaus.FREE
     if rules:
-        tableau = rulefile.get_rules(rules).tableau
+        tableau = checked_rules(rules).tableau
         if not any(tableau.player_options) and not tableau.banker_option_cells():
             raise click.ClickException(f"the tableau of rules {rules!r} has no options to solve: mark them with "
                                       "tableau.player_options and tableau.banker_options")

@@ -8,7 +8,7 @@ from contextlib import nullcontext
 import click
 
 from .common import (
-    BUILT_IN, CONTEXT, batches, shoefiles, cards, chosen_bets, cli, counting, domain_errors, emit, format_option,
+    listed, Named, checked_rules, BUILT_IN, CONTEXT, batches, shoefiles, cards, chosen_bets, cli, counting, domain_errors, emit, format_option,
     known_option, output_options, par, progress_bar, rendering, rulefile, shoe_options, shoe_runs,
     shoes_dealt, userfiles, views,
 )
@@ -30,7 +30,7 @@ def batch(file, rules, bet_ids):
     Writes one JSON object per line: {"shoe": [...], "bets": {id: {"ev": "p/q"}}}. Every line
     is read and checked before anything is written.
     """
-    rule_set = chosen_bets(rulefile.get_rules(rules), bet_ids)  # an unknown id fails first
+    rule_set = chosen_bets(checked_rules(rules), bet_ids)  # an unknown id fails first
     shoes = shoefiles.parse_shoe_lines(userfiles.read_text(file, "shoe list", userfiles.LARGE_FILE))
     if not shoes:
         return
@@ -46,7 +46,7 @@ def batch(file, rules, bet_ids):
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--result", type=click.Choice(("banker", "player", "tie")), default="banker", show_default=True,
+@click.option("--result", type=Named(("banker", "player", "tie")), default="banker", show_default=True,
               help="Whose wins make the runs.")
 @click.option("--most", default=20, show_default=True, type=click.IntRange(1, 40), metavar="K",
               help="The longest run asked about (1 to 40).")
@@ -69,7 +69,7 @@ def runs(result, most, skip_ties, rules, decks, cut, burn, shoes, seed, fmt, exa
     ties): exact for independent coups, and over real shoes simulated with 95% intervals; the law
     of the longest run and the coups per shoe. How unusual is the run just seen?"""
     deal = shoes_dealt.Deal(decks, cut, burn)
-    tableau = rulefile.get_rules(rules).tableau
+    tableau = checked_rules(rules).tableau
     with progress_bar(most + shoes, "Counting runs") as advance:
         found = shoe_runs.runs(deal, result, most, shoes, seed, skip_ties, tableau, advance)
     emit(views.runs.runs_view(found, deal), fmt, exact)
@@ -104,7 +104,7 @@ def simulate(rules, decks, cut, burn, shoes, seed, tags, bet_id, trigger, bet_id
     """
     if dask is not None and not dask.strip():
         raise click.ClickException("--dask needs the scheduler's address, e.g. tcp://scheduler:8786")
-    rule_set = rulefile.get_rules(rules)
+    rule_set = checked_rules(rules)
     deal = shoes_dealt.Deal(decks, cut, burn)
     trigger = cards.parse_number(trigger, "a true count (--trigger)")
     counter = None
@@ -145,35 +145,45 @@ def report_command(request: par.Request, out: str) -> str:
 
 
 @cli.command(context_settings=CONTEXT)
-@click.option("--rules", "rules", multiple=True, metavar="NAME|FILE",
-              help=f"A rule set to report on; repeat for several (default standard): {', '.join(BUILT_IN)}, "
+@click.option("--rules", "rules", multiple=True, callback=listed, metavar="NAME|FILE",
+              help=f"A rule set to report on; repeat, or comma-separated, for several (default standard): {', '.join(BUILT_IN)}, "
                    "or a .toml rule file.")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
 @click.option("--side-bets", metavar="IDS", help="Side bets to chart beside Banker, Player and Tie, comma-separated "
               "(default: the 3 most sensitive to card removal).")
 @click.option("-o", "--output", "out", required=True, metavar="DIR", help="The report folder to write (must not exist).")
 @click.option("--force", is_flag=True, help="Replace the report folder if it exists (only a folder holding a report).")
-@click.option("--paper", type=click.Choice(("a4", "letter")), default="a4", show_default=True,
+@click.option("--paper", type=Named(("a4", "letter")), default="a4", show_default=True,
               help="The PDF's page size.")
 @click.option("--meter", "meters", multiple=True, metavar="NAME=AMOUNT",
               help="The value of a payout symbol, a progressive meter (e.g. J=250000); repeat for several. The "
                    "report shows the bet's return as a function of the meter, and every other figure at this value.")
+@click.option("--prepared-by", metavar="NAME", help="Who prepared the par sheet: the sign-off shows the name "
+              "(default: a blank line to write it on).")
+@click.option("--approved-by", metavar="NAME", help="Who approved it, as --prepared-by.")
 @known_option
 @domain_errors
-def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known, meters):
+def report(rules, decks, remove, shoe_file, side_bets, out, force, paper, known, meters, prepared_by, approved_by):
     """Write a par sheet: report.md, a self-contained report.html with charts, a print-ready
     report.pdf, a workbook report.xlsx, tables/*.csv and report.json with every exact value.
 
     Contents: the rules and tableau, the shoe, the outcome distribution, every bet's house edge
     and SD, its return table, volatility and ranges after 100 to 1,000,000 hands, a comparison
     with the built-in rule sets, the house edge by number of decks (with the exact infinite-deck
-    limit) and the effect of removal. The folder appears whole or not at all.
+    limit) and the effect of removal; the rules of play in words, and a sign-off with lines to sign.
+    The folder appears whole or not at all.
     """
-    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper, meters)
+    request = par.Request(tuple(rules) or ("standard",), decks, remove, shoe_file, side_bets, known, paper, meters,
+                          prepared_by, approved_by)
+    for name in request.rules:
+        checked_rules(name)  # a rule file `rules check` calls unfit: refused, its warnings said
     scope = par.scope(request)
     par.check_destination(out, force)
+    signed = [w for option, name in (("--prepared-by", prepared_by), ("--approved-by", approved_by)) if name is not None
+              for w in (option, name)]
+    command = report_command(request, out) + "".join(f" {shlex.quote(w)}" for w in signed)
     with progress_bar(par.steps(scope), "Computing the report") as advance:
-        contents = par.files(par.build(scope, report_command(request, out), advance), request.paper)
+        contents = par.files(par.build(scope, command, advance), request.paper)
     path = par.write(contents, out, force)
     shown = str(path) if str(path).isprintable() else repr(str(path))  # no raw control character to the terminal
     click.echo(f"Wrote {shown}/: report.md, report.html, report.pdf, report.xlsx, report.json, "

@@ -159,19 +159,48 @@ def places_of(cards: tuple, tableau) -> list[int]:
 # -- the coups of a file or of the pit's store -----------------------------------------------------
 
 
-def deals_from_file(coups_text: str, rules, start: Shoe, table: str, name: str = "coup file") -> dict:
-    """table name -> Deal, for one table's file of coups (as replay reads it)."""
-    from .replay import parse_coups
+def deals_from_file(coups, rules, start: Shoe, table: str, name: str = "coup file", wanted: set | None = None) -> dict:
+    """table name -> Deal, for one table's file of coups (as replay reads it): its text, or its
+    lines (:func:`deals_from_files`)."""
+    return deals_from_files([(name, coups)], rules, start, table, wanted)
 
-    shoes = parse_coups(coups_text, name)
-    if not any(s.coups for s in shoes):
-        raise BaccaratError(f"{name}: no coup (one a line: its 4 to 6 cards in dealing order)")
+
+def deals_from_files(files: list, rules, start: Shoe, table: str, wanted: set | None = None) -> dict:
+    """table name -> Deal, for one table's files of coups ((name, its text or its lines) each, in
+    order): their shoes together are the table's, each named once. Each file is read a shoe at a
+    time (replay.read_shoes) and each shoe checked as it is read (replay.steps), all before any
+    figure. ``wanted``: the shoes the wagers name - the others are kept by their name alone, their
+    coups read, checked and let go, so that files of any length are read holding the wagered
+    shoes and one shoe more (None, or "" among them, a wager naming no shoe: every shoe kept)."""
+    from .replay import ShoeDealt, begun, read_shoes
+
+    shoes, read_in = [], {}
+    for name, coups in files:
+        dealt = False
+        for shoe in read_shoes(coups.split("\n") if isinstance(coups, str) else coups, name):
+            if not begun(shoe):  # a file's last 'shoe ID' line, and nothing after it
+                continue
+            if shoe.name in read_in:
+                raise BaccaratError(f"{name}: shoe {shoe.name!r} is dealt in {read_in[shoe.name]} too (a table's shoes "
+                                    "are named once each: a 'shoe ID' line before each shoe's coups)")
+            read_in[shoe.name] = name
+            checked(shoe, start, rules.tableau, name)
+            dealt = dealt or bool(shoe.coups)
+            kept = wanted is None or "" in wanted or shoe.name in wanted
+            shoes.append(shoe if kept else ShoeDealt(shoe.name))
+        if not dealt:
+            raise BaccaratError(f"{name}: no coup (one a line: its 4 to 6 cards in dealing order)")
+    return {table: Deal(rules, start, shoes, " + ".join(name for name, _ in files))}
+
+
+def checked(shoe, start: Shoe, tableau, name: str) -> None:
+    """Refuse, by its line in the file ``name``, a coup of the shoe that the tableau could not
+    deal, or a card not left (replay.steps)."""
     try:
-        for _ in steps(start, shoes, rules.tableau):  # every coup checked before any figure
+        for _ in steps(start, [shoe], tableau):
             pass
     except BaccaratError as error:
         raise BaccaratError(f"{name}, {error}" if str(error).startswith("line ") else f"{name}: {error}") from None
-    return {table: Deal(rules, start, shoes, name)}
 
 
 def deals_from_store(store, tables: list[str] | None = None, shoes: set | None = None) -> dict:

@@ -16,7 +16,9 @@ A coup is refused, by its line, if the drawing tableau could not have dealt it t
 natural ends the coup at four cards; the Player draws on his totals, then the Banker by his
 total and the Player's third card), or if a card is not left in the shoe. Face-down burns leave
 the shoe unseen: they count in the cards left, not in the composition the figures are taken
-from (a card nobody saw tells nothing of the next coup).
+from (a card nobody saw tells nothing of the next coup). A file is read a shoe at a time
+(:func:`read_shoes`, from :func:`file_lines`), whatever its length; a shoe holds at most
+MAX_SHOE_COUPS coups.
 
 >>> shoes = parse_coups("burn 5h +5\\n8c 3c 7h 5c\\n9s,Kd,2h,4c  # a natural 9\\ncut\\n", "f")
 >>> [(s.name, len(s.coups), s.face_down, s.cut) for s in shoes], [card_text(c) for c in shoes[0].coups[1].cards]
@@ -30,9 +32,10 @@ from dataclasses import dataclass, field
 
 from ..game.cards import RANKS, SUITS, VALUES, Shoe, parse_card
 from ..base.errors import BaccaratError
+from ..base.userfiles import text_lines
 from ..game.tableau import PUNTO_BANCO, STOOD, Tableau
 
-MAX_COUPS = 1_000  # coups in a file: a dozen eight-deck shoes (every bet's figures before each are kept for the output)
+MAX_SHOE_COUPS = 1_000  # coups in one shoe (an eight-deck shoe deals about 80): a file is read a shoe at a time
 MAX_LINE = 200  # characters in a line of a coup file
 
 
@@ -74,58 +77,105 @@ def card_text(card) -> str:
 
 
 def parse_coups(text: str, name: str = "coup file") -> list[ShoeDealt]:
-    """The shoes of a file of coups (see the module notes), as written: each coup is checked
-    against a rule set's tableau and a shoe by :func:`steps`."""
-    shoes = [ShoeDealt("1")]
-    for number, raw in enumerate(text.split("\n"), 1):  # only a new line ends a line (a form feed is junk in it)
+    """The shoes of a file of coups given as its text (see the module notes): :func:`read_shoes`
+    of its lines, all of them."""
+    return list(read_shoes(text.split("\n"), name))  # only a new line ends a line (a form feed is junk in it)
+
+
+def read_shoes(lines, name: str = "coup file"):
+    """Each shoe of a file of coups (see the module notes) as soon as it ends, from its ``lines``
+    (any iterable of them, each with or without its new line): a file of any length is read
+    holding one shoe at a time - at most MAX_SHOE_COUPS coups, each line at most MAX_LINE
+    characters - and the names of the shoes before it. Each coup is read as written; checking it
+    against a rule set's tableau and a shoe is :func:`steps`'s.
+
+    >>> [(s.name, len(s.coups)) for s in read_shoes(iter(["8c 3c 7h 5c\\n", "shoe b\\n", "9s Kd Kh 4c\\n"]), "f")]
+    [('1', 1), ('b', 1)]
+    """
+    shoe, names = ShoeDealt("1"), set()
+    for number, raw in enumerate(lines, 1):
         where = f"{name}, line {number}"
-        if len(raw) > MAX_LINE:
-            raise BaccaratError(f"{where}: longer than {MAX_LINE} characters (a coup has at most 6 cards)")
-        line = raw.split("#", 1)[0].strip().rstrip("\r")
-        if not line:
-            continue
+        line = line_text(raw, where)
         words = [w for w in re.split(r"[\s,]+", line) if w]
+        if not words:
+            continue
         head = words[0].lower()
         if head == "shoe":
-            if len(words) != 2:
-                raise BaccaratError(f"{where}: 'shoe' takes one name, such as 'shoe 2' (got {line!r})")
-            if shoes[-1].coups or shoes[-1].burned or shoes[-1].face_down or shoes[-1].cut is not None:
-                shoes.append(ShoeDealt(words[1]))
-            else:
-                shoes[-1].name = words[1]
-            if [s.name for s in shoes].count(words[1]) > 1:
-                raise BaccaratError(f"{where}: shoe {words[1]!r} is named twice")
+            named = shoe_name(words, line, where)
+            if named in names or (begun(shoe) and named == shoe.name):
+                raise BaccaratError(f"{where}: shoe {named!r} is named twice")
+            if begun(shoe):
+                names.add(shoe.name)
+                yield shoe
+                shoe = ShoeDealt(named)
+            else:  # the shoe begun by nothing yet (the first: '1' unless named) takes the name
+                shoe.name = named
         elif head == "burn":
-            shoe = shoes[-1]
-            if shoe.coups or shoe.burned or shoe.face_down:
-                raise BaccaratError(f"{where}: a burn comes before the shoe's first coup, once")
-            for word in words[1:]:
-                if word.startswith("+"):
-                    if not (word[1:].isascii() and word[1:].isdigit()) or int(word[1:]) > 20:
-                        raise BaccaratError(f"{where}: '+N' gives the cards burned face down, 0 to 20 (got {word!r})")
-                    shoe.face_down += int(word[1:])
-                else:
-                    shoe.burned.append(card_at(word, where))
-            if not shoe.burned and not shoe.face_down:
-                raise BaccaratError(f"{where}: 'burn' takes the cards turned up and '+N' for those burned face down")
+            burn(shoe, words, where)
         elif head == "cut":
-            if len(words) != 1:
-                raise BaccaratError(f"{where}: 'cut' stands alone on its line")
-            if shoes[-1].cut is not None:
-                raise BaccaratError(f"{where}: the cut card came out once already in shoe {shoes[-1].name!r}")
-            shoes[-1].cut = len(shoes[-1].coups)
+            cut(shoe, words, where)
         else:
-            cards = tuple(card_at(word, where) for word in words)
-            if not 4 <= len(cards) <= 6:
-                raise BaccaratError(f"{where}: a coup has 4 to 6 cards (got {len(cards)}: {' '.join(words)})")
-            shoe = shoes[-1]
-            shoe.coups.append(Coup(cards, number, shoe.cut is not None))
-            if sum(len(s.coups) for s in shoes) > MAX_COUPS:
-                raise BaccaratError(f"{name}: more than {MAX_COUPS:,} coups (split the file)")
-    first = shoes[0]
-    if len(shoes) > 1 and first.name == "1" and not (first.coups or first.burned or first.face_down or first.cut is not None):
-        shoes = shoes[1:]  # the implicit first shoe, when the file names its shoes
-    return shoes
+            add_coup(shoe, words, number, where)
+    yield shoe
+
+
+def line_text(raw: str, where: str) -> str:
+    """A line of a file of coups without its new line and its comment."""
+    raw = raw[:-1] if raw.endswith("\n") else raw
+    if len(raw) > MAX_LINE:
+        raise BaccaratError(f"{where}: longer than {MAX_LINE} characters (a coup has at most 6 cards)")
+    return raw.split("#", 1)[0].strip()
+
+
+def begun(shoe: ShoeDealt) -> bool:
+    """Whether anything of the shoe is written yet: a coup, a burn or the cut."""
+    return bool(shoe.coups or shoe.burned or shoe.face_down or shoe.cut is not None)
+
+
+def shoe_name(words: list[str], line: str, where: str) -> str:
+    if len(words) != 2:
+        raise BaccaratError(f"{where}: 'shoe' takes one name, such as 'shoe 2' (got {line!r})")
+    return words[1]
+
+
+def burn(shoe: ShoeDealt, words: list[str], where: str) -> None:
+    """The shoe's burn: the cards turned up, then '+N' cards burned face down."""
+    if shoe.coups or shoe.burned or shoe.face_down:
+        raise BaccaratError(f"{where}: a burn comes before the shoe's first coup, once")
+    for word in words[1:]:
+        if word.startswith("+"):
+            if not (word[1:].isascii() and word[1:].isdigit()) or int(word[1:]) > 20:
+                raise BaccaratError(f"{where}: '+N' gives the cards burned face down, 0 to 20 (got {word!r})")
+            shoe.face_down += int(word[1:])
+        else:
+            shoe.burned.append(card_at(word, where))
+    if not shoe.burned and not shoe.face_down:
+        raise BaccaratError(f"{where}: 'burn' takes the cards turned up and '+N' for those burned face down")
+
+
+def cut(shoe: ShoeDealt, words: list[str], where: str) -> None:
+    if len(words) != 1:
+        raise BaccaratError(f"{where}: 'cut' stands alone on its line")
+    if shoe.cut is not None:
+        raise BaccaratError(f"{where}: the cut card came out once already in shoe {shoe.name!r}")
+    shoe.cut = len(shoe.coups)
+
+
+def add_coup(shoe: ShoeDealt, words: list[str], number: int, where: str) -> None:
+    """A coup of the shoe, as written: 4 to 6 cards."""
+    cards = tuple(card_at(word, where) for word in words)
+    if not 4 <= len(cards) <= 6:
+        raise BaccaratError(f"{where}: a coup has 4 to 6 cards (got {len(cards)}: {' '.join(words)})")
+    if len(shoe.coups) >= MAX_SHOE_COUPS:
+        raise BaccaratError(f"{where}: shoe {shoe.name!r} has more than {MAX_SHOE_COUPS:,} coups (an eight-deck shoe "
+                            "deals about 80: is a 'shoe ID' line missing?)")
+    shoe.coups.append(Coup(cards, number, shoe.cut is not None))
+
+
+def file_lines(path, what: str = "coup file"):
+    """The lines of a coup file, read one at a time (userfiles.text_lines): at most MAX_LINE + 2
+    characters at a time, a longer line coming in pieces, the first of which read_shoes refuses."""
+    return text_lines(path, what, MAX_LINE + 2)
 
 
 def card_at(word: str, where: str):

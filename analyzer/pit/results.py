@@ -172,7 +172,7 @@ def bounded(rules, before, amounts: dict) -> tuple[Fraction, Fraction, bool]:
     together: the mean is their EVs' sum, the bound k x the sum of amount^2 x variance over the
     k bets (Cauchy-Schwarz: (sum of a_i x_i)^2 <= k sum of (a_i x_i)^2), exact."""
     from ..questions.analysis import analyse
-    from .protect import only
+    from .deals import only
 
     results = {r.bet.id: r for r in analyse(only(rules, list(amounts)), before)}
     mean = sum((Fraction(a) * results[b].ev for b, a in amounts.items()), Fraction(0))
@@ -326,7 +326,7 @@ FIGURES = Recent(150_000, size=lambda figures: len(figures.ev))  # bets' figures
 
 def kept_figures(table: str, key: str, deal, bets: list[str], wanted: set) -> dict:
     """protect.coup_figures of the ``wanted`` coups, those worked out before read from FIGURES."""
-    from .protect import coup_figures
+    from .deals import coup_figures
     from .replay import steps
 
     if any(deal.rules.bet(b).series is not None for b in bets):
@@ -405,7 +405,7 @@ def store_results(store, tables: list[str] | None = None, since: str | None = No
 
     Worked out a shoe at a time, each shoe's results kept (SHOES) until a coup or a wager of it
     is kept: the overview asking again every few seconds pays for the shoes in play alone."""
-    from .protect import MAX_WAGERS
+    from .wagers import MAX_WAGERS
 
     marks = store.wager_marks(tables, since, until)
     if sum(count for count, _ in marks.values()) > (most or MAX_WAGERS):
@@ -444,7 +444,7 @@ SHOES = Recent(2_000, size=lambda value: 1)  # (store, table, shoe, its last eve
 def shoe_results(store, name: str, shoe: int, since: str | None, until: str | None, table: dict) -> Results:
     """One shoe's results (a table's wagers on it in the period); ``table`` the table as the store
     gives it now."""
-    from .protect import deals_from_store, on_standing_coups, wagers_from_store
+    from .deals import deals_from_store, on_standing_coups, wagers_from_store
 
     wagers = wagers_from_store(store, [name], since, until, shoe=shoe)
     deals = deals_from_store(store, [name], {(name, str(shoe))})

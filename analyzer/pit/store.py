@@ -25,7 +25,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from ..base.errors import BaccaratError
+from ..base.errors import BaccaratError, did_you_mean
 
 SCHEMA_VERSION = 4
 MAX_LIST = 10_000  # events one call returns at most
@@ -262,7 +262,7 @@ class Store:
         with self.writer.begin() as connection:
             row = connection.execute(select(t.c.id, t.c.last_event).where(t.c.name == name)).first()
             if row is None:
-                raise Missing(f"no table {name!r}")
+                raise Missing(f"no table {name!r}" + self.meant(name))
             if row.last_event != after:
                 raise Stale(f"table {name!r} is at event {row.last_event}, not {after}: the coup the wagers were placed "
                             "on has been dealt, or corrected, since", row.last_event)
@@ -388,7 +388,7 @@ class Store:
         with self.engine.connect() as connection:
             row = connection.execute(query).first()
         if row is None:
-            raise Missing(f"no table {name!r}")
+            raise Missing(f"no table {name!r}" + self.meant(name))
         return self.table_row(row)
 
     @staticmethod
@@ -465,13 +465,24 @@ class Store:
         with self.engine.connect() as connection:
             return [tuple(row) for row in connection.execute(query)]
 
+    def meant(self, name: str) -> str:
+        """' (did you mean ...?)' for a table's name that is not kept (errors.did_you_mean)."""
+        from sqlalchemy import select
+
+        try:
+            with self.engine.connect() as connection:
+                names = [row.name for row in connection.execute(select(self.tables.c.name).limit(10_000))]
+        except Exception:  # a name's hint is never worth an error of its own
+            return ""
+        return did_you_mean(name, names)
+
     def table_id(self, name: str) -> int:
         from sqlalchemy import select
 
         with self.engine.connect() as connection:
             found = connection.execute(select(self.tables.c.id).where(self.tables.c.name == name)).scalar_one_or_none()
         if found is None:
-            raise Missing(f"no table {name!r}")
+            raise Missing(f"no table {name!r}" + self.meant(name))
         return found
 
     def append(self, name: str, after: int, kind: str, shoe: int, body: dict, figures: dict, at: str | None = None) -> int:
@@ -498,7 +509,7 @@ class Store:
             with self.writer.begin() as connection:
                 row = connection.execute(select(t.c.id, t.c.last_event).where(t.c.name == name)).first()
                 if row is None:
-                    raise Missing(f"no table {name!r}")
+                    raise Missing(f"no table {name!r}" + self.meant(name))
                 if row.last_event != after:
                     raise Stale(f"table {name!r} is at event {row.last_event}, not {after}: another writer came first",
                                 row.last_event)

@@ -48,6 +48,7 @@ from math import comb
 
 import numpy as np
 
+from ..base.errors import unknown
 from ..game.cards import BaccaratError, Shoe, check_playable
 from ..game.tableau import FREE, STOOD, Tableau
 
@@ -109,7 +110,7 @@ def game(shoe: Shoe | None, tableau: Tableau = FREE, model: str | None = None) -
     """The game table of ``tableau``'s options dealt from ``shoe`` (None: the infinite deck)."""
     model = model or ("A" if shoe is None else "B2")
     if model not in MODELS:
-        raise BaccaratError(f"no information model {model!r}: the models are {', '.join(MODELS)}")
+        raise BaccaratError(unknown("information model", model, MODELS))
     if (model == "A") != (shoe is None):
         raise BaccaratError("model A is the infinite deck; models B1 to B4 deal from a finite shoe")
     return _game(None if shoe is None else check_playable(shoe), tableau, model)

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..game.cards import Shoe
 from ..game.engine import enumerate_coup
-from ..base.errors import BaccaratError
+from ..base.errors import BaccaratError, unknown
 from ..game.layout import coup_fields
 from ..game.tableau import PUNTO_BANCO, Tableau
 
@@ -182,7 +182,7 @@ def runs(deal, result: str = "banker", most: int = 20, shoes: int = 0, seed: int
     for k = 1 .. ``most``, and over ``shoes`` real shoes simulated (seeded ``seed``; 0: none)."""
     skip_ties = skip_ties and result != "tie"  # a tie is the result followed: it is never skipped
     if result not in RESULTS:
-        raise BaccaratError(f"no result {result!r} (choose from {', '.join(RESULTS)})")
+        raise BaccaratError(unknown("result", result, RESULTS))
     if not 1 <= most <= MAX_RUN:
         raise BaccaratError("{most}: runs of 1 to {top} coups", names=("most",), top=MAX_RUN)
     if not 0 <= shoes <= MAX_SHOES:

@@ -83,12 +83,19 @@ def _panels(count: int, title: str, ylabel: str):
     return fig, axes[:count]
 
 
+PAGE_WIDTH = 6.8  # inches: what the frame of an A4 page holds (16 mm margins), where a chart this wide is printed at full size
+
+
 @drawn
-def edge_by_bet(names: list[str], edges: list, title: str):
-    """Horizontal bars: each bet's house edge in per cent, labelled with its value."""
+def edge_by_bet(names: list[str], edges: list, title: str, span: list | None = None):
+    """Horizontal bars: each bet's house edge in per cent, labelled with its value; the scale
+    that of the edges in ``span`` (default: these), so that the parts of one rule set's bets,
+    each a chart, share one scale. As wide as a page's frame, so that the PDF prints it at full
+    size, its labels in 8 pt and more, unless a long name or title needs more."""
     values = [float(e) * 100 for e in edges]
     left = max(map(text_width, names), default=0) + 0.2
-    fig = _figure(max(8, left + 4, left + 0.35 + text_width(title, RC["axes.titlesize"])), 1.0 + 0.28 * len(names), left=left, right=0.15, bottom=0.55, top=0.35)
+    fig = _figure(max(PAGE_WIDTH, left + 4, left + 0.35 + text_width(title, RC["axes.titlesize"])), 1.0 + 0.28 * len(names),
+                  left=left, right=0.15, bottom=0.55, top=0.35)
     ax = fig.subplots()
     ax.barh(range(len(names)), values, color=[WORSE if v > 0 else BETTER for v in values])
     ax.set_yticks(range(len(names)), names)
@@ -97,7 +104,10 @@ def edge_by_bet(names: list[str], edges: list, title: str):
     for y, (v, e) in enumerate(zip(values, edges)):
         ax.annotate(percent(e, 2), (v, y), xytext=(4 if v >= 0 else -4, 0), textcoords="offset points",
                     ha="left" if v >= 0 else "right", va="center", fontsize=8)
-    ax.margins(x=0.18)
+    scale = [0.0] + [float(e) * 100 for e in (span if span is not None else edges)]
+    low, high = min(scale), max(scale)
+    room = 0.18 * ((high - low) or 1)  # beside the bars that reach that way: their labels
+    ax.set_xlim(low - (room if low < 0 else room / 6), high + (room if high > 0 else room / 6))
     ax.set_xlabel("House edge (% of the amount bet; ties and pushes count as bets)")
     ax.set_title(title)
     return fig

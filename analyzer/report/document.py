@@ -23,9 +23,11 @@ from ..views import rules as rule_views
 from ..views import solve as solve_views
 from ..base.workers import Background, WorkerDied
 from . import GENERATOR, charts
+from .play import rules_of_play
 from .request import Scope, tableaus
 
 SIDE_BETS_CHARTED = 3  # by default, the side bets most sensitive to card removal
+BARS_PER_CHART = 26  # a house-edge chart of more bets is split in parts, each a page at full size (labels 8 pt or more)
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,16 @@ class Table:
     name: str  # tables/NAME.csv and the key in report.json
     view: View
     show_exact: tuple = ()  # columns whose exact fractions Markdown and HTML show too (CSV and JSON: all)
+    labels: tuple | None = None  # the keys of the columns that name a row (None: the first column)
+
+    @property
+    def label_keys(self) -> tuple:
+        """The keys of the columns that name a row - the bet, its pay line, the hands of a range:
+        a table split into column groups repeats them in every group, so that a row is known
+        in each."""
+        if self.labels is not None:
+            return self.labels
+        return (self.view.columns[0].key,) if self.view.columns else ()
 
     @property
     def file(self) -> str:
@@ -78,6 +90,14 @@ class Chart:
     @property
     def file(self) -> str:
         return f"charts/{self.name}.svg"
+
+
+@dataclass(frozen=True)
+class SignOff:
+    """The approvals: a line per role (prepared by, approved by) with the name given, or blank,
+    and blank lines for the signature and the date, to be signed on paper."""
+
+    roles: tuple  # (role, name or "")
 
 
 @dataclass(frozen=True)
@@ -136,7 +156,7 @@ class Figures:
     returns: dict[str, View]
     volatility: dict[str, tuple[View, View]]  # the spread of one hand; the ranges of sessions
     removals: dict[str, View]  # the effect of removal
-    edge_charts: dict[str, Chart]
+    edge_charts: dict[str, list[Chart]]  # in parts of at most BARS_PER_CHART bets
     decks_charts: dict[str, Chart]
     eor_charts: dict[str, Chart]
     meters: tuple = ()  # a views.solve.meters view for each bet that pays a progressive meter
@@ -166,7 +186,7 @@ def compute(scope: Scope, slugs: dict[str, str], advance) -> Figures:
     rules, shoe, known = scope.rules, scope.shoe, scope.knowledge
     outcomes = [done(outcome_view(shoe, tableau, known), advance) for tableau in tableaus(scope)]
     edges = each(rules, lambda r: edge_views.edge(r, shoe, known), advance)  # the enumerations a worker then inherits
-    with SideJob(lambda: each(rules, lambda r: removal_views.eor(r, shoe, knowledge=known)), scope) as job:
+    with SideJob(lambda: each(rules, lambda r: removal_views.eor(r, shoe, knowledge=known, by_name=True)), scope) as job:
         by_decks = each(rules, lambda r: edge_views.by_decks(r, list(scope.deck_counts), known), advance)
         returns = each(rules, lambda r: parsheet_views.returns(r, shoe, known))
         volatility = each(rules, lambda r: parsheet_views.volatility(r, shoe, known), advance)
@@ -258,12 +278,32 @@ def chart_bets(rules: RuleSet, eor_view: View, side_bets) -> list[str]:
     return main + sides[:SIDE_BETS_CHARTED]
 
 
-def edge_chart(scope: Scope, rules: RuleSet, slug: str, edges: View) -> Chart:
-    """The house edge of each bet of a rule set (a views.edge.edge view), as bars."""
-    title = f"House edge by bet: {rules.name}; {scope.shoe.describe()}"
+def edge_chart(scope: Scope, rules: RuleSet, slug: str, edges: View) -> list[Chart]:
+    """The house edge of each bet of a rule set (a views.edge.edge view), as bars: one chart, or
+    for many bets charts of at most BARS_PER_CHART bets each, in the rule set's order, on one scale."""
     rows = edges.data["bets"]
-    return Chart(f"house-edge-{slug}", title,
-                 charts.edge_by_bet([b["name"] for b in rows], [b["house_edge"] for b in rows], title))
+    parts = balanced_parts(rows, BARS_PER_CHART)
+    span = [b["house_edge"] for b in rows]
+    out = []
+    for n, part in enumerate(parts, 1):
+        which = f" ({n} of {len(parts)})" if len(parts) > 1 else ""
+        title = f"House edge by bet{which}: {rules.name}; {scope.shoe.describe()}"
+        out.append(Chart(f"house-edge-{slug}" + (f"-{n}" if len(parts) > 1 else ""), title,
+                         charts.edge_by_bet([b["name"] for b in part], [b["house_edge"] for b in part], title, span)))
+    return out
+
+
+def balanced_parts(items: list, most: int) -> list[list]:
+    """``items`` in order, in as few parts of at most ``most`` as hold them, their sizes differing by
+    one at most.
+
+    >>> [len(p) for p in balanced_parts(list(range(92)), 26)], balanced_parts([1, 2], 26)
+    ([23, 23, 23, 23], [[1, 2]])
+    """
+    count = max(1, -(-len(items) // most))
+    size, extra = divmod(len(items), count)
+    bounds = [n * size + min(n, extra) for n in range(count + 1)]
+    return [items[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
 def decks_chart(scope: Scope, rules: RuleSet, slug: str, by_decks: View, bets: list[str]) -> Chart:
@@ -304,7 +344,7 @@ class Sheet:
         """Every block of the report, section by section."""
         sections = (self.introduction, self.rules, self.shoe, self.known_cards, self.outcomes, self.house_edge,
                     self.progressive_meters, self.return_tables, self.volatility, self.rule_sets_compared, self.by_decks,
-                    self.effect_of_removal, self.how_computed)
+                    self.effect_of_removal, self.how_computed, self.sign_off)
         return tuple(block for section in sections for block in section())
 
     def data(self) -> dict:
@@ -312,7 +352,8 @@ class Sheet:
         the known cards, the rule sets and the deck counts compared."""
         scope = self.scope
         command = {} if self.command is None else {"command": self.command}
-        return {"generator": GENERATOR, "version": __version__, **command, "title": self.title,
+        signed = {role.lower().replace(" ", "_"): name for role, name in scope.signers if name}
+        return {"generator": GENERATOR, "version": __version__, **command, **signed, "title": self.title,
                 "shoe": views.shoe_data(scope.shoe), **views.known_data(scope.knowledge),
                 "rules": [r.name for r in scope.rules], "deck_counts": list(scope.deck_counts)}
 
@@ -324,7 +365,8 @@ class Sheet:
                 *(("Rules", f"{r.name}: {r.description}\nSource: {r.source or '-'}") for r in scope.rules),
                 ("Tableau", "; ".join(t.name for t in tableaus(scope))), ("Shoe", scope.shoe.describe()),
                 *((("Known cards", known.describe()),) if known else ()),
-                ("Made by", f"baccarat {__version__}"), *command)
+                ("Made by", f"baccarat {__version__}"), *command,
+                *((role, name) for role, name in scope.signers if name))
 
     def introduction(self) -> list:
         see = "how" if self.command is None else "how, and the command that makes this report again"
@@ -334,14 +376,16 @@ class Sheet:
             "exact value.")]
 
     def rules(self) -> list:
-        """Each rule set: its description and source, its bets' pay tables and its tableau."""
+        """Each rule set: its description and source, its rules of play in words, its bets' pay
+        tables and its tableau."""
         return [Heading(2, "Rules"), *self.per_rule_set(lambda r, slug: [
             Heading(3, f"{r.name}: {r.description}"), para(f"Source: {r.source or '-'}"),
-            Table(f"rules-{slug}", titled(rule_views.rules_show(r), f"Bets and pay tables of {r.name}")),
-            Table(f"tableau-{slug}", rule_views.tableau_view(r.tableau))])]
+            para("Rules of play. ", rules_of_play(r, self.scope.shoe)),
+            Table(f"rules-{slug}", titled(rule_views.rules_show(r), f"Bets and pay tables of {r.name}"), labels=("bet", "name")),
+            Table(f"tableau-{slug}", rule_views.tableau_view(r.tableau), labels=("banker",))])]
 
     def shoe(self) -> list:
-        return [Heading(2, "Shoe"), Table("shoe", rule_views.shoe_view(self.scope.shoe))]
+        return [Heading(2, "Shoe"), Table("shoe", rule_views.shoe_view(self.scope.shoe), labels=())]
 
     def known_cards(self) -> list:
         known = self.scope.knowledge
@@ -357,7 +401,8 @@ class Sheet:
         return [Heading(2, "Outcome distribution"), para(
             "Combinations are ordered sequences of six cards, N(N-1)...(N-5) for an N-card shoe: a coup that uses "
             "four or five cards counts the ways to draw the cards it leaves."),
-            *(Table(f"outcomes-{name}", view, ("probability",)) for name, view in zip(names, self.figures.outcomes))]
+            *(Table(f"outcomes-{name}", view, ("probability",), labels=("outcome",))
+              for name, view in zip(names, self.figures.outcomes))]
 
     def house_edge(self) -> list:
         figures = self.figures
@@ -366,7 +411,8 @@ class Sheet:
             "pushes out; SD = standard deviation of one bet's result in units; rows marked · are a bet's pay lines."),
             *self.per_rule_set(lambda r, slug: [
                 Heading(3, f"House edge: {r.name}"),
-                Table(f"house-edge-{slug}", figures.edges[r.name], ("house_edge",)), figures.edge_charts[r.name]])]
+                Table(f"house-edge-{slug}", figures.edges[r.name], ("house_edge",), labels=("name",)),
+                *figures.edge_charts[r.name]])]
 
     def progressive_meters(self) -> list:
         """Each bet that pays a progressive meter: its return as a function of the meter."""
@@ -378,7 +424,8 @@ class Sheet:
             f"given ({given}); here each such bet's EV is shown as a function of its meter (exact: it is linear in "
             "the meter), with the break-even value, at which the house edge is 0, and the house edge at shares of it: "
             "a meter a bet pays gives the bettor the edge above its break-even; a commission, below it."),
-            *(Table(f"meter-{self.slugs[view.data['rules']]}-{view.data['bet']}", view) for view in self.figures.meters)]
+            *(Table(f"meter-{self.slugs[view.data['rules']]}-{view.data['bet']}", view, labels=("name", "meter", "note"))
+              for view in self.figures.meters)]
 
     def return_tables(self) -> list:
         return [Heading(2, "Return tables"), para(
@@ -387,13 +434,14 @@ class Sheet:
             "probability, pays being the units won per unit bet after any commission; the losing row is what no "
             "line settles. The combinations sum to the total and the returns to the bet's EV, exactly."),
             *self.per_rule_set(lambda r, slug: [
-                Heading(3, f"Return tables: {r.name}"), Table(f"returns-{slug}", self.figures.returns[r.name])])]
+                Heading(3, f"Return tables: {r.name}"),
+                Table(f"returns-{slug}", self.figures.returns[r.name], labels=("name", "event"))])]
 
     def volatility(self) -> list:
         def part(r: RuleSet, slug: str) -> list:
             spread, ranges = self.figures.volatility[r.name]
-            return [Heading(3, f"Volatility: {r.name}"), Table(f"volatility-{slug}", spread),
-                    Table(f"ranges-{slug}", ranges)]
+            return [Heading(3, f"Volatility: {r.name}"), Table(f"volatility-{slug}", spread, labels=("name",)),
+                    Table(f"ranges-{slug}", ranges, labels=("name", "hands"))]
 
         return [Heading(2, "Volatility and ranges"), para(
             "How far the player's result strays from its expectation: the SD of one hand of one unit, the volatility "
@@ -407,7 +455,8 @@ class Sheet:
     def rule_sets_compared(self) -> list:
         return [Heading(2, "Rule sets compared"), para(
             "The house edge of each bet under the report's rule sets and the built-in rule sets, on this shoe "
-            "(the report's own bets, and the bets at least two of them share)."), Table("compare", self.figures.comparison)]
+            "(the report's own bets, and the bets at least two of them share)."),
+            Table("compare", self.figures.comparison, labels=("name",))]
 
     def by_decks(self) -> list:
         figures = self.figures
@@ -417,7 +466,7 @@ class Sheet:
             "bets and the side bets chosen for the report."),
             *self.per_rule_set(lambda r, slug: [
                 Heading(3, f"By number of decks: {r.name}"),
-                Table(f"edge-by-decks-{slug}", figures.by_decks[r.name]), figures.decks_charts[r.name]])]
+                Table(f"edge-by-decks-{slug}", figures.by_decks[r.name], labels=("name",)), figures.decks_charts[r.name]])]
 
     def effect_of_removal(self) -> list:
         figures = self.figures
@@ -425,7 +474,7 @@ class Sheet:
             "The exact change in a bet's EV (per unit bet; + helps the bettor) when one card of a rank leaves the "
             "shoe; zero = T, J, Q, K together; sum check = the effects times the cards left, summed: exactly 0."),
             *self.per_rule_set(lambda r, slug: [
-                Heading(3, f"Effect of removal: {r.name}"), Table(f"eor-{slug}", figures.removals[r.name]),
+                Heading(3, f"Effect of removal: {r.name}"), Table(f"eor-{slug}", figures.removals[r.name], labels=("name",)),
                 figures.eor_charts[r.name]])]
 
     def how_computed(self) -> list:
@@ -447,6 +496,11 @@ class Sheet:
                  "degree 6 in the number of decks, and takes their leading coefficients."),
             para(f"Made by baccarat {__version__}.", *again),
         ]
+
+    def sign_off(self) -> list:
+        """The approvals: who prepared the sheet and who approved it (the names given, else blank
+        lines), each with a blank line to sign and date."""
+        return [Heading(2, "Sign-off"), SignOff(self.scope.signers)]
 
     def per_rule_set(self, part) -> list:
         """The blocks ``part(rule set, slug)`` gives for each rule set, in order."""

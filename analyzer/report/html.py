@@ -9,7 +9,7 @@ from html import escape
 from .. import __version__
 from ..render import html_table
 from . import GENERATOR
-from .document import Chart, Code, Heading, Report, Table, Text
+from .document import Chart, Code, Heading, Report, SignOff, Table, Text
 from .markdown import caption
 
 STYLE = """
@@ -24,6 +24,10 @@ tbody tr:nth-child(even) { background: #fafafa; }
 figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; }
 code { background: #f4f4f4; padding: 0.1em 0.3em; }
 nav ul { columns: 2; }
+.sign-off p { margin: 1.6em 0 0.4em; } .sign-off .role { display: inline-block; width: 8em; font-weight: bold; }
+.sign-off .line { display: inline-block; min-width: 14em; min-height: 1.2em; vertical-align: bottom;
+                  border-bottom: 1px solid #222; margin: 0 1.5em 0 0.3em; }
+.sign-off .line.date { min-width: 7em; }
 """
 
 
@@ -68,4 +72,11 @@ def chart(block: Chart) -> str:
             f'alt="{escape(block.title)}"></figure>')
 
 
-BLOCKS = {Text: text, Table: table, Chart: chart}
+def sign_off(block: SignOff) -> str:
+    """For each role, the name given on a line (or the line left blank), and lines to sign and date."""
+    return '<div class="sign-off">\n' + "\n".join(
+        f'<p><span class="role">{escape(role)}</span> name<span class="line">{escape(name)}</span> '
+        'signature<span class="line"></span> date<span class="line date"></span></p>' for role, name in block.roles) + "\n</div>"
+
+
+BLOCKS = {Text: text, Table: table, Chart: chart, SignOff: sign_off}

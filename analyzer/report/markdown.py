@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 
 from ..render import EXACT_KINDS, View, markdown_cell, markdown_table
-from .document import Chart, Code, Heading, Report, Table, Text
+from .document import Chart, Code, Heading, Report, SignOff, Table, Text
+
+BLANK, SHORT = "\\_" * 24, "\\_" * 12  # lines to write on (escaped: no emphasis)
 
 
 def as_markdown(report: Report) -> str:
@@ -33,7 +35,13 @@ def chart(block: Chart) -> str:
     return f"![{markdown_cell(block.title)}]({block.file})"
 
 
-BLOCKS = {Heading: heading, Text: text, Table: table, Chart: chart}
+def sign_off(block: SignOff) -> str:
+    """For each role, the name given (or a line to write it on), and lines to sign and date."""
+    return "\n\n".join(f"{markdown_cell(role)}: {markdown_cell(name) if name else BLANK}  \n"
+                       f"Signature: {BLANK}  \nDate: {SHORT}" for role, name in block.roles)
+
+
+BLOCKS = {Heading: heading, Text: text, Table: table, Chart: chart, SignOff: sign_off}
 
 
 def markdown_code(text: str) -> str:

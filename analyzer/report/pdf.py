@@ -7,14 +7,18 @@ ships, embedded (every character of our tables, "‰" and "∞" included). Chart
 own SVG, converted by svglib into reportlab drawings, so they stay vector and look the same; their
 text, set in the same DejaVu Sans, stays text.
 
-A table wider than the page is split into column groups, each repeating the first column
-(the bet or the row's name); a text cell wider than its column wraps. Nothing is cut.
+A table wider than the page is split into column groups, each repeating the columns that name
+a row (the table's labels: the bet, its pay line, the hands of a range...). A text cell wider
+than its column wraps between words - a text column is made as wide as its longest word, so that
+no name is broken inside one; only a word wider than TEXT_SHARE of the page, or a number, breaks
+where it must. Nothing is cut.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import io
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -26,6 +30,7 @@ FONT, BOLD, MONO = "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansMono"
 TABLE_SIZE = 6.5  # points: the table font
 PAD = 2.5  # points each side of a cell's text
 TEXT_SHARE = 0.45  # the widest a text column may be, as a share of the frame, before its cells wrap
+FRAME_PAD = 6  # points: the padding reportlab's page frame keeps inside the margins, each side
 
 
 @lru_cache(maxsize=1)
@@ -75,11 +80,17 @@ def styles() -> dict:
         "caption": ParagraphStyle("caption", parent=body, fontName=BOLD, fontSize=7.5, leading=9.5, spaceBefore=4,
                                   spaceAfter=3, keepWithNext=True),
         "label": ParagraphStyle("label", parent=body, fontName=BOLD, fontSize=9, leading=12, spaceAfter=0),
+        # a table's cells: a line holds what fits its column (no space squeezed to fit one more word)
         "cell": ParagraphStyle("cell", parent=body, fontSize=TABLE_SIZE, leading=TABLE_SIZE + 1.5, spaceAfter=0,
-                               wordWrap="CJK"),
+                               spaceShrinkage=0),
+        "figure": ParagraphStyle("figure", parent=body, fontSize=TABLE_SIZE, leading=TABLE_SIZE + 1.5, spaceAfter=0,
+                                 spaceShrinkage=0, wordWrap="CJK", alignment=2),  # a number too wide: broken anywhere
+        "word": ParagraphStyle("word", parent=body, fontSize=TABLE_SIZE, leading=TABLE_SIZE + 1.5, spaceAfter=0,
+                               spaceShrinkage=0, wordWrap="CJK"),  # text with a word wider than its column can be
         "head": ParagraphStyle("head", parent=body, fontName=BOLD, fontSize=TABLE_SIZE, leading=TABLE_SIZE + 1.5,
-                               spaceAfter=0),
+                               spaceAfter=0, spaceShrinkage=0),
         "lead": ParagraphStyle("lead", parent=body, keepWithNext=True),  # a section's first paragraph: kept with what follows
+        "under": ParagraphStyle("under", parent=body, fontSize=7, leading=9, textColor="#666666", spaceAfter=0),
     }
 
 
@@ -92,8 +103,8 @@ def as_pdf(report, paper: str = "a4", made: str = "") -> bytes:
     fonts()
     size = {"a4": A4, "letter": LETTER}[paper]
     margin = 16 * mm
-    width = size[0] - 2 * margin
-    height = size[1] - 2 * margin - 8 * mm  # the footer's band
+    width = size[0] - 2 * margin - 2 * FRAME_PAD  # what the frame holds, inside the margins
+    height = size[1] - 2 * margin - 8 * mm - 2 * FRAME_PAD  # and above the footer's band
     story = title_page(report, made) + [PageBreak()]
     previous = None
     for block in report.blocks[1:]:  # the first heading is the title page's
@@ -120,6 +131,8 @@ def flowables(block, width: float, height: float, lead: bool = False) -> list:
         return table(block, width)
     if isinstance(block, document.Chart):
         return [chart(block, width, height)]
+    if isinstance(block, document.SignOff):
+        return [sign_off(block)]
     return []
 
 
@@ -154,7 +167,8 @@ def paragraph(parts, style: str = "body"):
 
 
 def table(block, width: float) -> list:
-    """A caption, then the table in as many column groups as the page width needs."""
+    """A caption, then the table in as many column groups as the page width needs, each opening
+    with the table's label columns."""
     from reportlab.pdfbase.pdfmetrics import stringWidth  # heavy: loaded only when a PDF is made
     from reportlab.platypus import Paragraph
 
@@ -164,27 +178,41 @@ def table(block, width: float) -> list:
         return []
     measure = lambda t, font=FONT: stringWidth(t, font, TABLE_SIZE) + 2 * PAD  # noqa: E731
     widths, words = [], []
-    for i, header in enumerate(headers):  # as wide as the widest cell and the header's longest word, within a cap
+    for i, header in enumerate(headers):  # as wide as the widest cell and the longest word, within a cap
         data = max((measure(row[i]) for row in rows), default=0)
         word = max(measure(w, BOLD) for w in header.split() or [""]) + 1  # a point to spare: no word broken by rounding
+        if aligns[i] == "left":  # text wraps between words: its longest word (within a share of the page) fits
+            word = max(word, min(max((measure(w) for row in rows for w in row[i].split()), default=0) + 1,
+                                 width * TEXT_SHARE))
         cap = width * TEXT_SHARE if aligns[i] == "left" else width / 2
         widths.append(max(min(max(data, word), cap), word, 4 * PAD))
         words.append(word)
-    widths = narrowed(widths, [a == "left" for a in aligns], width, words)
+    texts = [a == "left" for a in aligns]
+    narrow = narrowed(widths, texts, width, words)
+    labels = label_columns(block)
     out = [Paragraph(text(block.view.title), s["caption"])]
-    groups = column_groups(widths, width)
+    groups = column_groups(narrow, width, labels)
     for n, group in enumerate(groups):
         if len(groups) > 1:
-            out.append(Paragraph(f"({n + 1} of {len(groups)}: columns {escape(', '.join(headers[i] for i in group[1:] or group))})",
-                                 s["caption"]))
-        out.append(table_part(headers, rows, aligns, widths, group))
+            shown = [headers[i] for i in group if i not in labels] or [headers[i] for i in group]
+            out.append(Paragraph(f"({n + 1} of {len(groups)}: columns {escape(', '.join(shown))})", s["caption"]))
+        out.append(table_part(headers, rows, aligns, widened(narrow, widths, texts, group, width), group))
     return out
+
+
+def label_columns(block) -> list[int]:
+    """The positions, among the table's shown columns (render.table_cells: an exact column may
+    follow a decimal one), of the columns that name a row (the block's label_keys)."""
+    columns = block.view.columns
+    before = lambda n: len(table_cells(replace(block.view, columns=columns[:n], rows=[]), block.show_exact)[0])  # noqa: E731
+    return sorted(before(n) for n, col in enumerate(columns) if col.key in block.label_keys)
 
 
 def narrowed(widths: list[float], text: list[bool], width: float, words: list[float] | None = None) -> list[float]:
     """Widths for a table wider than ``width``: its text columns narrowed first (their cells
-    wrap), each down to no less than a tenth of the page and its header's longest word (``words``:
-    a header is never broken inside a word), before any column group is split off.
+    wrap), each down to no less than a tenth of the page and its longest word (``words``: of its
+    header, and of a text column's cells: no name is broken inside a word), before any column
+    group is split off.
 
     >>> narrowed([300, 200, 100], [True, True, False], 500)
     [237.5, 162.5, 100]
@@ -202,22 +230,43 @@ def narrowed(widths: list[float], text: list[bool], width: float, words: list[fl
     return [w - (w - f) * take if t and w > f else w for w, t, f in zip(widths, text, floors)]
 
 
-def column_groups(widths: list[float], width: float) -> list[list[int]]:
-    """Columns in groups that each fit ``width``, every group after the first starting with
-    column 0 again (the row's name).
+def widened(widths: list[float], natural: list[float], text: list[bool], group: list[int], width: float) -> list[float]:
+    """The widths of one column group: its text columns given back what narrowing took from them,
+    as far as the room the group leaves in ``width`` goes (each in proportion to what it lost).
+
+    >>> widened([100, 50, 50], [300, 50, 150], [True, False, True], [0, 1], 250)
+    [200.0, 50, 50]
+    >>> widened([100, 50], [300, 50], [True, False], [0, 1], 500)
+    [300.0, 50]
+    """
+    lost = {i: natural[i] - widths[i] for i in group if text[i] and natural[i] > widths[i]}
+    room = width - sum(widths[i] for i in group)
+    if room <= 0 or not lost:
+        return widths
+    share = min(1.0, room / sum(lost.values()))
+    return [w + lost[i] * share if i in lost else w for i, w in enumerate(widths)]
+
+
+def column_groups(widths: list[float], width: float, labels=(0,)) -> list[list[int]]:
+    """Columns in groups that each fit ``width`` (as far as the labels and one more column do),
+    every group holding the ``labels`` (the columns that name a row), each column in table order.
 
     >>> column_groups([50, 40, 40, 40], 140)
     [[0, 1, 2], [0, 3]]
-    >>> column_groups([50, 40], 140)
-    [[0, 1]]
+    >>> column_groups([50, 40], 140), column_groups([30, 30, 40, 40, 40], 130, [0, 1])
+    ([[0, 1]], [[0, 1, 2], [0, 1, 3], [0, 1, 4]])
+    >>> column_groups([30, 40, 40], 140, [])
+    [[0, 1, 2]]
     """
-    groups, current = [], [0]
-    for i in range(1, len(widths)):
-        if len(current) > 1 and sum(widths[j] for j in current) + widths[i] > width:
+    labels = sorted(labels)
+    base = sum(widths[i] for i in labels)
+    groups, current = [], []
+    for i in (i for i in range(len(widths)) if i not in labels):
+        if current and base + sum(widths[j] for j in current) + widths[i] > width:
             groups.append(current)
-            current = [0]
+            current = []
         current.append(i)
-    return groups + [current]
+    return [sorted(labels + group) for group in groups + [current]]
 
 
 def table_part(headers, rows, aligns, widths, columns):
@@ -228,9 +277,13 @@ def table_part(headers, rows, aligns, widths, columns):
     s = styles()
 
     def cell(value: str, i: int):
-        if stringWidth(value, FONT, TABLE_SIZE) + 2 * PAD > widths[i]:
-            return Paragraph(escape(value), s["cell"])  # wraps (anywhere, for a long number or fraction)
-        return value
+        room = widths[i] - 2 * PAD
+        if stringWidth(value, FONT, TABLE_SIZE) <= room:
+            return value
+        if aligns[i] != "left":
+            return Paragraph(escape(value), s["figure"])  # a long number or fraction: broken anywhere
+        whole = all(stringWidth(w, FONT, TABLE_SIZE) <= room for w in value.split())
+        return Paragraph(escape(value), s["cell" if whole else "word"])  # between words, where every word fits
 
     data = [[Paragraph(escape(headers[i]), s["head"]) for i in columns]]
     data += [[cell(row[i], i) for i in columns] for row in rows]
@@ -244,6 +297,28 @@ def table_part(headers, rows, aligns, widths, columns):
     style += [("ALIGN", (n, 0), (n, -1), "RIGHT") for n, i in enumerate(columns) if aligns[i] != "left"]
     part.setStyle(TableStyle(style))
     return part
+
+
+def sign_off(block):
+    """The approvals: for each role, the name given (or a line to write it on) and lines to sign
+    and date, captioned, kept together on one page."""
+    from reportlab.lib import colors  # heavy: loaded only when a PDF is made
+    from reportlab.lib.units import mm
+    from reportlab.platypus import KeepTogether, Paragraph, Table, TableStyle
+
+    s = styles()
+    rows, style = [], [("VALIGN", (0, 0), (-1, -1), "BOTTOM"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                       ("RIGHTPADDING", (0, 0), (-1, -1), 0)]
+    for n, (role, name) in enumerate(block.roles):  # columns: role, name, gap, signature, gap, date
+        line, under = 2 * n, 2 * n + 1
+        rows += [[Paragraph(escape(role), s["label"]), Paragraph(escape(name), s["body"]) if name else "", "", "", "", ""],
+                 ["", Paragraph("name", s["under"]), "", Paragraph("signature", s["under"]), "", Paragraph("date", s["under"])]]
+        style += [("LINEBELOW", (c, line), (c, line), 0.6, colors.black) for c in (1, 3, 5)]
+        style += [("TOPPADDING", (0, line), (-1, line), 18), ("VALIGN", (0, under), (-1, under), "TOP"),
+                  ("BOTTOMPADDING", (0, under), (-1, under), 6)]
+    grid = Table(rows, colWidths=[28 * mm, 56 * mm, 6 * mm, 48 * mm, 6 * mm, 26 * mm], hAlign="LEFT")
+    grid.setStyle(TableStyle(style))
+    return KeepTogether([grid])
 
 
 def chart(block, width: float, height: float):

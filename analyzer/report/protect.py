@@ -21,7 +21,7 @@ def build(review: Review, group: str, command: str | None = None) -> Report:
     players = views.protect(review, group)
     flagged = [r for r in review.players if r.flagged]
     title = f"Game protection review: {len(review.players)} players, {len(flagged)} flagged"
-    blocks = [Heading(1, title), Table("players", players)]
+    blocks = [Heading(1, title), Table("players", players, labels=("player",))]
     if not flagged:
         blocks.append(para(f"No player was flagged at the {percent(review.level, 2)} level."))
     slugs = unique_slugs([r.player for r in flagged[:MAX_PLAYERS]])
@@ -55,13 +55,13 @@ def player_section(r, slug: str, group: str) -> list:
              f"{'it' if r.fits == 'counting' else 'what only that model knows'} is "
              f"{correlation_text(fitted.correlation if r.fits == 'counting' else fitted.beyond)}. {r.wagered:,} wagers; "
              f"the house's theoretical win {float(r.theoretical):,.2f}, its realized win {float(r.realized):,.2f}."),
-        Table(f"sessions-{slug}", views.sessions_view(r)),
-        Table(f"models-{slug}", views.models_view(r, group)),
+        Table(f"sessions-{slug}", views.sessions_view(r), labels=("table", "shoe", "coups")),
+        Table(f"models-{slug}", views.models_view(r, group), labels=("model",)),
         Chart(f"sizes-{slug}", scatter_title, charts.wager_sizes(evs, amounts, scatter_title, (
             "EV of the bet at that coup (% of a unit)" if r.fits == "counting" else
             "what the first card adds to the bet's EV, on a full shoe (% of a unit)"))),
         Chart(f"win-{slug}", win_title, charts.cumulative_win(theoretical, realized, win_title)),
-        Table(f"coups-{slug}", views.coups_view(r, group)),
+        Table(f"coups-{slug}", views.coups_view(r, group), labels=("table", "shoe", "coup")),
     ]
 
 

@@ -32,6 +32,8 @@ class Request:
     known: tuple[str, ...] = ()  # POS=CARDS: what is known of the coup's cards
     paper: str = "a4"  # the PDF's page size: a4 or letter
     meters: tuple[str, ...] = ()  # NAME=AMOUNT: the value of a payout symbol (a progressive meter)
+    prepared_by: str | None = None  # the names the sign-off shows (None: a blank line to write one on)
+    approved_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class Scope:
     knowledge: Knowledge = NOTHING
     meters: tuple = ()  # (name, value) of each payout symbol (a progressive meter), as given
     progressives: tuple = ()  # (rule set name, the bet with its symbols) of each bet that pays a meter
+    signers: tuple = (("Prepared by", ""), ("Approved by", ""))  # (role, name; "": none given) of the sign-off
 
 
 def scope(request: Request) -> Scope:
@@ -65,7 +68,24 @@ def scope(request: Request) -> Scope:
     side_bets = side_bets_to_chart(request.side_bets, rule_sets)
     for r in rule_sets:
         enumerate_coup(shoe, r.tableau, knowledge)  # the known cards must be possible in this shoe
-    return Scope(rule_sets, shoe, deck_counts(shoe), side_bets, knowledge, tuple(meters.items()), progressives)
+    signers = (("Prepared by", signer(request.prepared_by, "prepared_by")),
+               ("Approved by", signer(request.approved_by, "approved_by")))
+    return Scope(rule_sets, shoe, deck_counts(shoe), side_bets, knowledge, tuple(meters.items()), progressives, signers)
+
+
+def signer(name: str | None, parameter: str) -> str:
+    """A name for the sign-off, as given ("" where none is: a blank line to write one on); a name
+    given must be one line of text.
+
+    >>> signer(" Jane Roe ", "prepared_by"), signer(None, "approved_by")
+    ('Jane Roe', '')
+    """
+    if name is None:
+        return ""
+    name = name.strip()
+    if not name or not name.isprintable():
+        raise BaccaratError("{%s}: give a name, on one line (got {got})" % parameter, names=(parameter,), got=repr(name))
+    return name
 
 
 def parse_meters(items) -> dict:

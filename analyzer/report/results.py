@@ -18,12 +18,12 @@ def build(results: list[Results], since: str | None, until: str | None, command:
     tables = [r for r in results if r.table]
     title = f"Table results: {len(tables)} table{'s' * (len(tables) != 1)}, {period}"
     overview = views.results_table(results, since, until)
-    blocks = [Heading(1, title), Table("tables", overview)]
+    blocks = [Heading(1, title), Table("tables", overview, labels=("table",))]
     for r, slug in zip(tables, unique_slugs([r.table for r in tables])):
         blocks += [Heading(2, f"Table {r.table}"),
                    para(f"Rules {r.rules}: {plural(r.wagers, 'wager')} on {plural(r.coups, 'coup')}."
                         + (f" {plural(r.pending, 'wager')} on the coming coup set aside." if r.pending else "")),
-                   Table(f"bets-{slug}", views.bets_table(r))]
+                   Table(f"bets-{slug}", views.bets_table(r), labels=("bet",))]
     blocks += [Heading(2, "How the figures are made"), para(METHOD)]
     if command:
         blocks += [Heading(2, "Made by"), Text((Code(command),))]

@@ -9,8 +9,8 @@ the question                           the route                        why
 one shoe, rule set compiled here       ``compiled.analyse_one``         1.9 ms: one matrix row
 one shoe, value-level rules, Lean      ``lean`` (Python integers)       1.5-2 ms, and no numpy
 plan on disk                                                            for a one-off ``edge``
-one shoe, the rule set's compiled      ``compiled.compile_rules``       the plan costs a read,
-plan on disk (a mark says so)          from disk, then ``analyse_one``  not 9 enumerations
+one shoe from the second, the rule     ``compiled.compile_rules``       the plan costs a read,
+set's plan on disk (a mark says so)    from disk, then ``analyse_one``  not 8 enumerations
 one shoe, the first FEW_ANALYSES       the enumerator (:func:`enum-     a compilation (0.1-1 s)
 times a process asks                   erated`), each bet by counts.py  is not worth a few shoes
 one shoe, after that                   compiled, kept on disk           a loop gets the speed
@@ -40,6 +40,8 @@ from .counts import evaluate, prepare
 engine = LazyModule("analyzer.game.engine")  # with numpy: not loaded where lean.py answers
 
 FEW_ANALYSES = 8  # shoes analysed one at a time by the enumerator before a rule set is compiled
+SECOND = 2  # the shoe at which a plan kept on disk is read: a one-off question (`edge`) asks one shoe, and reading
+            # the whole plan costs more than that one shoe by the enumerator (0.2-0.5 s against 10 ms)
 _USES: dict = {}  # id(rules) -> (rules, shoes analysed one at a time): found by identity, as batch's plans
 _USES_LOCK = threading.Lock()
 
@@ -74,8 +76,9 @@ def plan_for_one(rules: RuleSet):
     None where the enumerator answers: payouts that are symbols, and the first FEW_ANALYSES
     shoes of a rule set in this process (one shoe by the enumerator costs a few milliseconds, a
     compilation a tenth of a second to a second: a few shoes never pay for it) - unless its
-    plan is kept on disk (:func:`kept_on_disk`), when it is read at the first shoe. From then on
-    the rule set is compiled, so that a loop over shoes gets the compiled speed without asking.
+    plan is kept on disk (:func:`kept_on_disk`), when it is read at the second shoe (a one-off
+    question asks one; a second is a loop). From then on the rule set is compiled, so that a
+    loop over shoes gets the compiled speed without asking.
 
     Until then compiled.py is not imported (with its threads and the card-level counting, about
     10 ms of a one-off `baccarat edge`): a plan compiled in this process is one compiled.py made. Where
@@ -96,7 +99,7 @@ def plan_for_one(rules: RuleSet):
         if len(_USES) >= 64:
             _USES.pop(next(iter(_USES)))
         _USES[id(rules)] = (rules, used)
-    if used <= FEW_ANALYSES and not (used == 1 and kept_on_disk(rules)):
+    if used <= FEW_ANALYSES and not (used == SECOND and kept_on_disk(rules)):
         return None
     from . import compiled
     return compiled.compile_rules(rules)

@@ -15,14 +15,23 @@ def unit_kind(unit: str) -> str:
     return "permille" if unit == "permille" else "fine"
 
 
-def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None, knowledge: Knowledge = NOTHING) -> View:
+OUTCOME_NAMES = {"banker": "Banker", "player": "Player", "tie": "Tie"}
+
+
+def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None, knowledge: Knowledge = NOTHING,
+        by_name: bool = False) -> View:
     """The exact effect of removing one card of each rank on every bet (and on P(banker/player/tie)),
-    given ``knowledge`` of the coming coup's cards."""
+    given ``knowledge`` of the coming coup's cards; each row shown by its bet's id (what a command
+    takes), or ``by_name`` by its name (as a par sheet's other tables show it), the id kept as data."""
     removal = effect_of_removal(rules, shoe, progress, knowledge)
     kind = unit_kind(unit)
     across = {b.id for b in rules.bets if b.series is not None}
     bets, outcomes = removal_rows(removal, across), removal_rows(removal.outcomes)
+    names = {b.id: b.name for b in rules.bets}
+    for row in bets:
+        row["name"] = names[row["bet"]]
     for row in outcomes:
+        row["name"] = f"P({OUTCOME_NAMES.get(row['bet'], row['bet'])})"
         row["bet"] = f"P({row['bet']})"
     return View(
         title=(f"Effect of removing one card (change in EV per unit; + helps the bettor): rules {rules.name}; "
@@ -30,7 +39,7 @@ def eor(rules: RuleSet, shoe: Shoe, unit: str = "percent", progress=None, knowle
                f"(exactly 0)" + ("; none for bets across coups, whose EV is no linear function of one coup's chances"
                                  if across else "") + (given(knowledge) + "; each card's weight is also the chance of the known cards "
                                  "once it is gone" if knowledge else "")),
-        columns=[Column("bet", "bet"), Column("ev", "EV", "percent")]
+        columns=[Column("name" if by_name else "bet", "bet"), Column("ev", "EV", "percent")]
         + [Column(r, r, kind) for r in RANKS] + [Column("zero", "zero", kind),
                                                 Column("sum_of_squares", "sum sq", "sci"),
                                                 Column("sum_check", "sum check", "sci")],

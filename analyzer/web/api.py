@@ -21,6 +21,7 @@ from ..game.cards import Shoe, check_playable, parse_dealt, shoe_from_mapping
 from ..bets.counting import count_system, running_count, true_count
 from ..base.recent import Recent
 from ..base.errors import BaccaratError, error_line
+from ..base.errors import unknown as unknown_name
 from ..game.knowledge import NOTHING, Knowledge
 from ..render import cell_text, decimal, pay_table, percent, to_json
 from ..bets.rulefile import BUILT_IN, get_rules, parse_rules
@@ -93,13 +94,13 @@ def designer(request: dict, limits: Limits) -> dict:
     payout of each line that breaks even, and the catalogue's bets beside it."""
     fields(request, {"rules_toml", "bet", "decks"})
     rules = uploaded_rules(text(request, "rules_toml"))
-    bet = rules.bets[0] if request.get("bet") is None else rules.bet(text(request, "bet"))
+    bet = rules.first_own if request.get("bet") is None else rules.bet(text(request, "bet"))  # a pasted file: its own bet
     shoe = Shoe.decks(decks(request, limits))
     check_work(rules.only([bet.id]), shoe, limits)
     table = returns(rules.only([bet.id]), shoe).data["bets"][0]
     rows = [returns_row(row) for row in table["lines"] + [table["total"]]]
     house_edge = -table["total"]["return"]
-    return {"rules": rules.name, "bets": [b.id for b in rules.bets],
+    return {"rules": rules.name, "bets": [b.id for b in rules.bets], "own": list(rules.own),
             "bet": {"id": bet.id, "name": bet.name, "pays": pay_table(bet)},
             "warnings": [finding.line() for finding in check_bet(bet, rules)],
             **({"model": INDEPENDENT} if bet.series is not None else {}),
@@ -146,7 +147,7 @@ def fields(request: dict, allowed: set):
         raise BaccaratError("the request must be a JSON object")
     unknown = sorted(set(request) - allowed)
     if unknown:
-        raise BaccaratError(f"unknown field {unknown[0]!r} (fields: {', '.join(sorted(allowed))})")
+        raise BaccaratError(unknown_name("field", unknown[0], sorted(allowed)))
 
 
 def text(request: dict, key: str, default: str | None = None) -> str:
@@ -185,7 +186,7 @@ def rule_set(request: dict) -> RuleSet:
         return uploaded_rules(text(request, "rules_toml"))
     name = text(request, "rules", "standard")
     if name not in BUILT_IN:
-        raise BaccaratError(f"unknown rule set {name!r} (choose from {', '.join(BUILT_IN)}, or send a rule file)")
+        raise BaccaratError(unknown_name("rule set", name, BUILT_IN) + " - a built-in rule set, or send a rule file")
     return get_rules(name)
 
 

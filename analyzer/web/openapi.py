@@ -64,6 +64,7 @@ RETURN_ROW = obj({"event": TEXT, "pays": NULLABLE_EXACT, "combinations": {"type"
 BREAK_EVEN = {"anyOf": [obj({"line": TEXT, "pays": EXACT, "pays_text": TEXT}), obj({"line": TEXT, "error": TEXT})]}
 DESIGN_RESPONSE = obj({
     "rules": TEXT, "bets": {"type": "array", "items": TEXT}, "bet": obj({"id": TEXT, "name": TEXT, "pays": TEXT}),
+    "own": {"type": "array", "items": TEXT, "description": "the bets the file itself defines (not those it extends)"},
     "warnings": {"type": "array", "items": TEXT}, "model": TEXT,
     "returns": {"type": "array", "items": RETURN_ROW}, "house_edge": EXACT, "house_edge_shown": TEXT,
     "break_even": {"type": "array", "items": BREAK_EVEN},

@@ -576,7 +576,7 @@ function setUpTracker(saved) {
 
 // ---------------------------------------------------------------- side-bet designer
 
-const designer = { started: false, seq: 0, controller: null, errorLine: null, retries: 0 };
+const designer = { started: false, seq: 0, controller: null, errorLine: null, retries: 0, own: null };
 
 function updateGutter() {
   const text = $("toml").value;
@@ -645,6 +645,14 @@ async function refreshDesign() {
     $("design-status").textContent = "The figures shown are from the last rule file that worked.";
     return;
   }
+  const own = answer.data.own || [];
+  if (designer.own != null && own.join(",") !== designer.own && !own.includes($("design-bet").value)) {
+    designer.own = own.join(",");  // another file (pasted, say): open it on its own bet, not the one it extends
+    $("design-bet").replaceChildren();
+    refreshDesign();
+    return;
+  }
+  designer.own = own.join(",");
   setDesignError("", null);
   renderDesign(answer.data);
   results.dataset.state = "ready";
