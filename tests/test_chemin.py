@@ -352,7 +352,7 @@ def test_refusals():
         solve(game(None), F(1))
     with pytest.raises(BaccaratError, match="model A is the infinite deck"):
         game(Shoe.decks(8), FREE, "A")
-    with pytest.raises(BaccaratError, match="no information model 'B5'"):
+    with pytest.raises(BaccaratError, match="unknown information model 'B5'"):
         game(Shoe.decks(8), FREE, "B5")
     with pytest.raises(BaccaratError, match="models B1 to B4 deal from a finite shoe"):
         game(None, FREE, "B1")

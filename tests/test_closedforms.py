@@ -9,7 +9,8 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from analyzer.routes import cardcount, closedforms, suitsets
+from analyzer.routes import cardcompiler, cardcount, closedforms, suitsets
+from analyzer.routes import forms as form_type
 from analyzer.questions.analysis import enumerated
 from analyzer.routes.batch import FEW_SHOES, SHOE_BY_SHOE_WORK, check_shoe_by_shoe, evaluate_many, plan_of
 from analyzer.routes.counts import detail_counts, walked_counts
@@ -509,9 +510,9 @@ def test_every_compiled_form_of_the_catalogue_gives_the_same_counts_in_small_chu
     assert max(map(sum, small)) <= 455 < min(map(sum, large)) and max(map(sum, large)) <= 1290
     alone = {key: [form.counts(n) for n in small + large] for key, form in forms.items()}
     for chunks in ((1 << 10, 1 << 12, 3), (1 << 24, 1 << 24, 4096)):  # small chunks, and every batch at once
-        monkeypatch.setattr(cardcount, "CHUNK_CELLS", chunks[0])
+        monkeypatch.setattr(cardcompiler, "CHUNK_CELLS", chunks[0])  # where each is read (cardcompiler, forms: issue 54)
         monkeypatch.setattr(closedforms, "PATTERN_CELLS", chunks[1])
-        monkeypatch.setattr(closedforms, "SHOES_AT_ONCE", chunks[2])
+        monkeypatch.setattr(form_type, "SHOES_AT_ONCE", chunks[2])
         for key, form in forms.items():
             assert form.many(np.array(small)).tolist() + form.many(np.array(large)).tolist() == alone[key], \
                 (type(form).__name__, chunks)

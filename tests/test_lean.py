@@ -177,14 +177,14 @@ def test_a_value_level_question_asked_again_loads_no_numpy(tmp_path):
     # compiled route of many shoes), the second compiles the lean plan, and from the third on
     # neither numpy nor the engine is loaded; the table is the same every time
     code = ("import sys; from analyzer.cli import cli\ntry: cli(['edge', '--decks', '8'])\nexcept SystemExit: pass\n"
-            "print(sorted({'numpy', 'analyzer.game.engine', 'analyzer.routes.batch', 'analyzer.routes.cardcount', 'analyzer.routes.closedforms',"
+            "print(sorted({'numpy', 'analyzer.game.engine', 'analyzer.routes.compiled', 'analyzer.routes.cardcount', 'analyzer.routes.closedforms',"
             " 'importlib.resources'} & set(sys.modules)))")
     env = os.environ | {"XDG_CACHE_HOME": str(tmp_path)}
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
             for _ in range(3)]
     loaded = [run.strip().splitlines()[-1] for run in runs]
-    assert "analyzer.routes.batch" not in loaded[0] and "analyzer.routes.cardcount" not in loaded[0] and "'numpy'" in loaded[0]
-    assert "'analyzer.routes.batch'" in loaded[1]
+    assert "analyzer.routes.compiled" not in loaded[0] and "analyzer.routes.cardcount" not in loaded[0] and "'numpy'" in loaded[0]
+    assert "'analyzer.routes.compiled'" in loaded[1]
     assert loaded[2] == "[]"
     tables = {run.rsplit("\n", 2)[0] for run in runs}
     assert len(tables) == 1 and "Banker" in tables.pop()

@@ -46,7 +46,8 @@ def test_every_command_refuses_a_file_the_check_calls_unfit(unfit, tmp_path, com
     assert check.exit_code == 1 and result.exit_code == 1, result.output
     error = "bet 'never': no pay line can ever settle it: the bet always loses"
     assert f"error: {error}" in check.output and f"Error: rules unfit: {error}" in result.output  # the check's words
-    assert result.output.count("Error:") == 1 and not (tmp_path / "out").exists()  # one line; nothing written
+    assert result.output == f"Error: rules unfit: {error} - the file is not fit to use (baccarat rules check {unfit} says why)\n"
+    assert not (tmp_path / "out").exists()  # one line (the warnings are the check's to say); nothing written
 
 
 def test_a_files_warnings_are_said_on_stderr_and_it_runs(tmp_path):
@@ -97,3 +98,38 @@ def test_a_table_name_near_a_kept_one_is_named(tmp_path):
     result = run("history", "bac7", "--db", url)
     assert result.exit_code == 1 and result.output == "Error: no table 'bac7' (did you mean 'bac-7'?)\n"
     assert run("history", "zzz", "--db", url).output == "Error: no table 'zzz'\n"
+
+
+def test_a_files_warnings_are_said_once_however_often_it_is_given(tmp_path):
+    path = tmp_path / "dead.toml"
+    path.write_text(DEAD_LINE)
+    result = CliRunner().invoke(cli, ["compare", "--rules", str(path), "--rules", str(path)])
+    assert result.exit_code == 0 and result.stderr.count("can never settle") == 1
+
+
+@pytest.mark.parametrize("option", [["compare", "--rules"], ["results", "--db", "sqlite:///x.db", "--table"],
+                                    ["serve", "--allowed-host"]])
+@pytest.mark.parametrize("value", [",", " , ", ",,"])
+def test_a_list_option_given_no_item_is_refused(option, value):
+    result = run(*option, value)
+    assert result.exit_code == 2 and "no item given" in result.output
+
+
+def test_the_file_meant_is_named_with_its_folder(tmp_path, monkeypatch):
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "it's"
+    folder.mkdir()
+    for name in ("alpha.toml", "alphb.toml"):
+        (folder / name).write_text(DEAD_LINE)
+    os.mkfifo(folder / "alphd.toml")
+    result = run("edge", "--rules", "it's/alphc.toml")  # one name meant, with its folder; never the FIFO
+    assert result.output in [f"Error: no such file: \"it's/alphc.toml\" (did you mean \"it's/{name}\"?)\n"
+                             for name in ("alpha.toml", "alphb.toml")]
+    assert run("edge", "--rules", "it's/zzz.toml").output == "Error: no such file: \"it's/zzz.toml\"\n"
+    monkeypatch.chdir(folder)
+    assert run("edge", "--rules", "alpha").output == "Error: unknown rule set 'alpha' (did you mean the file 'alpha.toml'?)\n"
+    (folder / "e.toml").write_text('name = "e"\nextends = "alpah.toml"\n')
+    assert run("edge", "--rules", "e.toml").output in [
+        f"Error: e.toml: extends: no such file: 'alpah.toml' (did you mean '{name}'?)\n" for name in ("alpha.toml", "alphb.toml")]

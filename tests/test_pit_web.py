@@ -50,6 +50,9 @@ def test_a_table_created_dealt_and_read(client):
     assert [(s["shoe"], s["first"], s["last"], s["coups"]) for s in shoes] == [(1, 1, 2, 1)]
     replay = client.get("/api/tables/bac-7/shoes/1/replay").get_json()
     assert replay["coups"][0]["cards"] == COUPS[0]
+    for shoe in (2, 99999999999999999999):  # no such shoe, however large its number: a 404, not a 500
+        answer = client.get(f"/api/tables/bac-7/shoes/{shoe}/replay")
+        assert answer.status_code == 404 and "shoe" in answer.get_json()["error"]
 
 
 def test_a_second_writer_gets_409_with_the_table_and_nothing_is_lost(client):

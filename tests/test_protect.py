@@ -555,9 +555,13 @@ def week(tmp_path_factory):
     args = ["protect", str(folder / "wagers.csv"), "--decks", "2", "--level", "10%", "--samples", "500", "--format", "json"]
     whole = CliRunner().invoke(cli, args + ["--shoe", str(folder / "week.txt")])
     assert whole.exit_code == 0, whole.output
-    replayed = CliRunner().invoke(cli, ["replay", str(folder / "week.txt"), "--decks", "2", "--format", "json"])
-    assert replayed.exit_code == 0, replayed.output
-    return folder, shoes, rows, args, json.loads(whole.output), json.loads(replayed.output)
+    coups = []  # the replay of the week, a shoe at a time (a replay shows at most 1,000 coups at once)
+    for number in range(1, len(shoes) + 1):
+        replayed = CliRunner().invoke(cli, ["replay", str(folder / "week.txt"), "--decks", "2", "--format", "json",
+                                            "--shoe-number", str(number)])
+        assert replayed.exit_code == 0, replayed.output
+        coups += json.loads(replayed.output)["coups"]
+    return folder, shoes, rows, args, json.loads(whole.output), {"coups": coups}
 
 
 def test_a_week_of_shoes_in_one_file_is_reviewed_as_the_replay_and_the_dealer_have_it(week):

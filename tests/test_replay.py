@@ -139,7 +139,8 @@ def test_a_coup_from_fewer_than_six_cards_is_refused(tmp_path):
 def test_a_kept_shoe_is_replayed_by_its_table_s_own_rules(tmp_path):
     out = run("replay", "--table", "t", "--rules", "catalog", "--db", f"sqlite:///{tmp_path / 'x.sqlite'}")
     assert out.exit_code == 1 and out.output == "Error: a kept shoe is replayed by its table's own rules and decks: leave out --rules\n"
-    assert run("replay", "examples/coups.txt", "--shoe-number", "2").output == "Error: --shoe-number goes with --table\n"
+    assert run("replay", "examples/coups.txt", "--shoe-number", "2").output == "Error: --shoe-number 2: examples/coups.txt holds 1 shoe\n"
+    assert run("replay", "examples/coups.txt", "--db", "sqlite:///x.db").output == "Error: --db goes with --table\n"
 
 
 def test_a_replay_as_a_workbook(tmp_path):
@@ -204,22 +205,44 @@ def test_a_shoe_of_more_than_a_thousand_coups_is_refused_by_its_name(tmp_path):
 
 def test_sixty_shoes_in_one_file_are_replayed_as_the_dealer_dealt_them(tmp_path):
     """A file of sixty two-deck shoes - more than 1,000 coups, and with its comments more than the
-    1 MiB a file of coups once was held to - is replayed whole: each coup's result is the
-    independent dealer's."""
+    1 MiB a file of coups once was held to - is read whole, a shoe at a time: replayed one shoe
+    at a time (--shoe-number; the whole of it is more coups than a replay shows at once), each
+    coup's result the independent dealer's."""
     lines, results = ["# sixty two-deck shoes"], []
     for seed in range(60):
         shoe, dealt = dealt_shoe(100 + seed, decks=2)
         lines += [f"shoe {seed + 1}", *shoe, "# " + "." * 190] + ["#" * 199] * 100  # padding: comments
-        results += dealt
+        results.append(dealt)
     lines.append("# " + "x" * 100)
     path = tmp_path / "week.txt"
     path.write_text("\ufeff" + "\r\n".join(lines) + "\r\n")  # a byte-order mark and Windows line ends, as Notepad writes
-    assert path.stat().st_size > 1 << 20 and len(results) > 1_000
-    out = run("replay", str(path), "--decks", "2", "--rules", "standard", "--format", "json")
-    assert out.exit_code == 0, out.output[:300]
-    coups = json.loads(out.output)["coups"]
-    assert [(c["result"]["winner"], c["result"]["player_total"], c["result"]["banker_total"]) for c in coups] == results
-    assert len({c["shoe"] for c in coups}) == 60
+    assert path.stat().st_size > 1 << 20 and sum(map(len, results)) > 1_000
+    whole = run("replay", str(path), "--decks", "2")
+    assert whole.exit_code == 1 and whole.output == (f"Error: {path} holds more than 1,000 coups to replay: each is shown "
+                                                     "with every bet's figures; replay one shoe at a time (--shoe-number N)\n")
+    for number in (1, 10, 20, 30, 40, 50, 60):
+        out = run("replay", str(path), "--decks", "2", "--shoe-number", str(number), "--format", "json")
+        assert out.exit_code == 0, out.output[:300]
+        coups = json.loads(out.output)["coups"]
+        assert [(c["result"]["winner"], c["result"]["player_total"], c["result"]["banker_total"]) for c in coups] \
+            == results[number - 1]
+        assert {c["shoe"] for c in coups} == {str(number)}
+    assert run("replay", str(path), "--shoe-number", "61").output == f"Error: --shoe-number 61: {path} holds 60 shoes\n"
+
+
+def test_a_replay_workbook_is_never_written_over_a_file_read_nor_over_one_there(tmp_path):
+    lines, _ = dealt_shoe(7)
+    coups = tmp_path / "coups.txt"
+    coups.write_text("\n".join(lines) + "\n")
+    before = coups.read_bytes()
+    result = run("replay", str(coups), "--decks", "1", "--xlsx", str(coups))
+    assert result.exit_code == 1 and "is one of the files read" in result.output and coups.read_bytes() == before
+    there = tmp_path / "there.xlsx"
+    there.write_bytes(b"mine")
+    assert "exists: give --force" in run("replay", str(coups), "--decks", "1", "--xlsx", str(there)).output
+    assert there.read_bytes() == b"mine"
+    assert run("replay", str(coups), "--decks", "1", "--xlsx", str(there), "--force").exit_code == 0
+    assert there.read_bytes()[:2] == b"PK"  # a workbook
 
 
 @pytest.mark.parametrize("content, says", [

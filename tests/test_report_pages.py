@@ -21,18 +21,9 @@ from analyzer.render import table_cells
 from analyzer.report import pdf
 from analyzer.report.document import Chart, Heading, SignOff, Table, Text
 from analyzer.report.play import banker_rule, player_rule, rules_of_play
+from test_parsheet_pages import ONE_BET  # the one-bet rule file whose report the pages test reads
 from test_protect import coup_file, dealt, ignorers, moments, wager_file
 
-ONE_BET = """name = "lucky-seven-naturals"
-description = "One side bet"
-[[bets]]
-id = "lucky_seven_naturals"
-name = "Lucky Seven Naturals"
-lines = [
-  { label = "Banker wins with a three-card 7", when = { winner = "banker", banker_total = 7, banker_cards = 3 }, pays = 40 },
-  { label = "natural tie", when = { winner = "tie", player_natural = true }, pays = 25 },
-]
-"""
 MADE = "2026-11-30"
 MM = 72 / 25.4  # points
 MARGIN = 16 * MM  # the PDF's margins on every side (the footer sits in the bottom one)

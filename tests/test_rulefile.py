@@ -242,7 +242,7 @@ def test_toml_syntax_error_gives_the_line(tmp_path):
 
 
 def test_missing_rule_file():
-    with pytest.raises(BaccaratError, match="cannot read rule file 'nope/none.toml': No such file or directory"):
+    with pytest.raises(BaccaratError, match="no such file: 'nope/none.toml'"):
         get_rules("nope/none.toml")
 
 
@@ -284,6 +284,12 @@ def test_solve_refuses_what_it_cannot_answer(tmp_path):
         "(a line's label or number, or 'commission')")
     assert solve_error(tmp_path, 'name = "z"\n[[bets]]\nid = "imp"\n'
                        'lines = [{ when = { player_cards = 3, player_natural = true }, pays = 5 }]\n', "--bet", "imp") == (
+        f"Error: rules z: bet 'imp': no pay line can ever settle it: the bet always loses - the file is not fit to use "
+        f"(baccarat rules check {tmp_path / 's.toml'} says why)")  # on no shoe: the file's check refuses it (issue 55)
+    one_of_each = ",".join(rank for rank in "A23456789TJQK" for _ in range(3))  # a deck less three of each rank: no pair
+    assert solve_error(tmp_path, 'name = "z"\nsymbols = ["x"]\n[[bets]]\nid = "pp"\n'
+                       'lines = [{ when = { player_pair = true }, pays = "x" }]\n', "--bet", "pp", "--decks", "1",
+                       "--remove", one_of_each) == (
         "Error: the EV does not depend on x: that pay line never settles the bet on this shoe")
     assert solve_error(tmp_path, 'name = "t"\nextends = "standard"\n', "--bet", "banker", "--vary", "commission",
                        "--edge", "50") == "Error: no commission from 0 to 100% does it (it would take 111.7213%)"

@@ -154,7 +154,8 @@ def test_history_lists_tables_shoes_and_events(url):
     events = CliRunner().invoke(cli, ["history", "bac-7", "--shoe", "1", "--db", url, "--format", "csv"])
     assert events.output.splitlines()[3].startswith("3,coup,8c 3c 7h 5c,Banker 8-5,404,")  # who won, as a replay says
     missing = CliRunner().invoke(cli, ["history", "bac-9", "--db", url])
-    assert missing.exit_code == 1 and missing.output == "Error: no table 'bac-9'\n"
+    assert missing.exit_code == 1 and missing.output == "Error: no table 'bac-9' (did you mean 'bac-7'?)\n"
+    assert CliRunner().invoke(cli, ["history", "craps-1", "--db", url]).output == "Error: no table 'craps-1'\n"
 
 
 def test_a_database_of_the_first_version_is_migrated_and_a_newer_refused(tmp_path):

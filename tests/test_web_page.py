@@ -211,10 +211,12 @@ def test_a_pasted_file_opens_on_its_own_bet(page):
     expect(page.locator("#design-name")).to_have_text("Dragon 7 (dragon_8)")
     page.select_option("#design-bet", "banker")  # a bet it extends, chosen: kept while the file is edited
     expect(page.locator("#design-name")).to_have_text("Banker (banker)")
-    page.fill("#toml", extended.replace("pays = 40", "pays = 45"))
-    expect(page.locator("#design-edge")).not_to_have_text("")
+    page.fill("#toml", extended.replace("pays = 40", "pays = 45").replace('"dragon_8"', '"dragon_9"'))  # its own bet renamed
+    expect(page.locator("#design-bet option[value=dragon_9]")).to_have_count(1)
     page.wait_for_timeout(600)
     expect(page.locator("#design-name")).to_have_text("Banker (banker)")
+    page.fill("#toml", extended.replace('name = "mine"', 'name = "another"'))  # another file: its own bet again
+    expect(page.locator("#design-name")).to_have_text("Dragon 7 (dragon_8)")
 
 
 def test_cards_the_server_refuses_are_not_dealt(page):

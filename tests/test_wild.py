@@ -668,8 +668,15 @@ def test_rules_check_reports_each_line_that_cannot_settle(tmp_path):
         "warning: bet 'streak': line 3 ('5') is shadowed: earlier lines take every count it names; put it first if "
         "it should pay"]
     assert "Return tables: rules checked; shoe 416 cards (8 decks)" in process.stdout
-    edge = baccarat("edge", "--rules", str(path))
-    assert edge.returncode == 0 and edge.stderr.splitlines() == lines[1:7]
+    edge = baccarat("edge", "--rules", str(path))  # refused in the check's words (issue 55): one line
+    assert edge.returncode == 1 and edge.stderr == ("Error: rules checked: bet 'never': no pay line can ever settle it: the "
+                                                    f"bet always loses - the file is not fit to use (baccarat rules check {path} "
+                                                    "says why)\n")
+    fit = tmp_path / "fit.toml"  # without the bet in error: the warnings on stderr, the table on stdout
+    fit.write_text(CHECKED.replace('id = "never"', 'id = "never_x"').split("[[bets]]\nid = \"never_x\"")[0]
+                   + "[[bets]]" + CHECKED.split("[[bets]]")[-1])
+    edge = baccarat("edge", "--rules", str(fit))
+    assert edge.returncode == 0 and edge.stderr.splitlines() == [ln for ln in lines[1:7] if "'never'" not in ln]
     fine = tmp_path / "fine.toml"  # the pay table in the right order, and the house's edge kept: no finding
     fine.write_text('name = "fine"\n[[bets]]\nid = "right_order"\nlines = [{ label = "tie on 9", when = { winner = '
                     '"tie", player_total = 9 }, pays = 20 }, { label = "any tie", when = { winner = "tie" }, pays = 7 }]\n')

@@ -55,9 +55,27 @@ def did_you_mean(name: str, choices) -> str:
     choices = [str(c) for c in choices]
     folded = {re.sub(r"[\s-]+", "_", c.lower()): c for c in choices}
     key = re.sub(r"[\s-]+", "_", str(name).strip().lower())
-    near = [folded[key]] if key in folded else get_close_matches(key, list(folded), 2, 0.6)
+    near = [folded[key]] if key in folded else get_close_matches(key, list(folded), 2, 0.75)
+    if not near:  # a short name one slip away ('tye' for 'tie'), where the ratio of a few letters says little
+        near = [c for c in folded if one_slip(key, c)][:1]
     near = [folded.get(n, n) for n in near]
     return f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+
+
+def one_slip(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one letter changed, added, dropped, or two neighbours swapped.
+
+    >>> one_slip("tye", "tie"), one_slip("banekr", "banker"), one_slip("jsn", "json"), one_slip("kind", "id")
+    (True, True, True, False)
+    """
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def unknown(what: str, name, choices, plural: str = "", most: int = 12) -> str:

@@ -18,6 +18,8 @@ Every error names the file and the key, and the line where TOML gives it.
 
 from __future__ import annotations
 
+import itertools
+import os
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -68,9 +70,10 @@ def get_rules(spec: str) -> RuleSet:
     if not spec.strip():
         raise BaccaratError(f"no rule set given (the rule sets: {', '.join(BUILT_IN)}, or a .toml file)")
     if is_path(spec) or exists(Path(spec)):
-        if not exists(Path(spec)):
-            raise BaccaratError(f"no such file: {spec!r}" + near_file(spec))
+        missing(Path(spec))
         return load_rules(spec)
+    if exists(Path(spec + ".toml")):
+        raise BaccaratError(f"unknown rule set {spec!r} (did you mean the file {spec + '.toml'!r}?)")
     raise BaccaratError(unknown("rule set", spec, BUILT_IN) + " - a built-in rule set, or a .toml file")
 
 
@@ -79,23 +82,35 @@ def is_path(spec: str) -> bool:
     return "/" in spec or "\\" in spec or "." in spec
 
 
-def near_file(spec: str) -> str:
-    """' (did you mean 'x.toml'?)' for a missing rule file whose .toml namesake exists, or a file
-    of the same folder with a close name.
+def missing(path: Path) -> None:
+    """A one-line "no such file" where nothing is at ``path`` (a link to nothing, or a loop of
+    links, is left to the reading, which says what it is), with the .toml file meant if any."""
+    try:
+        there = os.path.lexists(path)
+    except (OSError, ValueError):
+        there = False
+    if not there:
+        raise BaccaratError(f"no such file: {str(path)!r}" + near_file(path))
 
-    >>> near_file("no-such-folder/x.tml")
+
+def near_file(path: Path) -> str:
+    """' (did you mean 'x.toml'?)' for a missing rule file: its .toml namesake, else the regular
+    .toml file of its folder with the closest name, if one is close.
+
+    >>> near_file(Path("no-such-folder/x.tml"))
     ''
     """
-    path = Path(spec)
+    from difflib import get_close_matches
+
     stem = path.with_suffix(".toml") if path.suffix != ".toml" else None
-    if stem is not None and exists(stem):
+    if stem is not None and stem.is_file():
         return f" (did you mean {str(stem)!r}?)"
     try:
-        names = [p.name for p in (path.parent if str(path.parent) else Path(".")).iterdir() if p.suffix == ".toml"][:1000]
-    except OSError:
+        stems = sorted(p.stem for p in itertools.islice(path.parent.iterdir(), 10_000) if p.suffix == ".toml" and p.is_file())
+    except (OSError, ValueError):
         return ""
-    hint = did_you_mean(path.name, names)
-    return hint.replace(repr(hint.split("'")[1]), repr(str(path.parent / hint.split("'")[1]))) if hint else ""
+    close = get_close_matches(path.stem, stems, 1, 0.6)  # by the names before .toml: the suffix is alike in all
+    return f" (did you mean {str(path.parent / (close[0] + '.toml'))!r}?)" if close else ""
 
 
 def exists(path: Path) -> bool:
@@ -134,8 +149,12 @@ def parse_rules(text: str, context: str = "rule set", base_dir: Path | None = No
             raise BaccaratError(f"{context}: extends: too deep (a cycle?)")
         if parent in BUILT_IN:
             base = _builtin(parent)
-        elif base_dir is not None and (parent.endswith(".toml") or "/" in parent or exists(base_dir / parent)):
+        elif base_dir is not None and (is_path(parent) or exists(base_dir / parent)):
             parent_path = base_dir / parent
+            try:
+                missing(parent_path)
+            except BaccaratError as exc:
+                raise BaccaratError(f"{context}: extends: {exc}") from None
             try:
                 parent_text = read_text(parent_path, "rule file")
             except BaccaratError as exc:

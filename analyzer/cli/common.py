@@ -376,10 +376,10 @@ def listed(ctx, param, values) -> tuple:
     one item, commas and all."""
     out = []
     for value in values or ():
-        if "," in value and not Path(value).exists():
-            out += [item.strip() for item in value.split(",") if item.strip()]
-        else:
-            out.append(value)
+        items = [item.strip() for item in value.split(",")] if "," in value and not Path(value).exists() else [value]
+        if not any(items):
+            raise click.BadParameter(f"no item given in {value!r} (repeat the option, or separate items with commas)")
+        out += [item for item in items if item]
     return tuple(out)
 
 
@@ -402,15 +402,19 @@ def checked_rules(spec: str):
     if spec in BUILT_IN:
         return rules
     findings = checks.check_rules(rules)
-    for finding in findings:
-        if finding.level == "warning":
-            click.echo(finding.line(), err=True)
     errors = [finding for finding in findings if finding.level == "error"]
-    if errors:
+    if errors:  # one line: the warnings of a file refused are the check's to say
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise click.ClickException(f"rules {rules.name}: bet {errors[0].bet!r}: {errors[0].message}{more} - the file is "
                                    f"not fit to use (baccarat rules check {shlex.quote(spec)} says why)")
+    if spec not in WARNED:  # a file given twice (compare) is warned of once
+        WARNED.add(spec)
+        for finding in findings:
+            click.echo(finding.line(), err=True)
     return rules
+
+
+WARNED = set()  # the rule files whose warnings this command has said
 
 
 def chosen_bets(rule_set, bet_ids: str, also=()):

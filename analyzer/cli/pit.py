@@ -191,14 +191,15 @@ def wagers_and_deals_of_files(wagers: str, coups: tuple, rules: str | None, deck
               "table's own).")
 @click.option("--table", metavar="NAME", help="Replay a shoe kept in the database (--db) at this table instead of COUPS.")
 @click.option("--shoe-number", "shoe_number", type=click.IntRange(min=1), metavar="N",
-              help="The shoe of --table (default: its last).")
+              help="The shoe of --table (default: its last), or the Nth shoe of COUPS (default: all of them).")
 @db_option
 @click.option("--xlsx", "xlsx_file", metavar="FILE", help="Also write the replay as a workbook: the coups, and every "
               "bet's exact EV before every coup.")
+@click.option("--force", is_flag=True, help="Replace the --xlsx file if it exists.")
 @shoe_options("Number of 52-card decks each shoe started with (default 8).")
 @output_options
 @domain_errors
-def replay(coups, rules, table, shoe_number, db, xlsx_file, decks, remove, shoe_file, fmt, exact):
+def replay(coups, rules, table, shoe_number, db, xlsx_file, force, decks, remove, shoe_file, fmt, exact):
     """Every bet's exact EV before every coup of a shoe as dealt, each coup's result and the bets
     that were positive.
 
@@ -217,17 +218,42 @@ def replay(coups, rules, table, shoe_number, db, xlsx_file, decks, remove, shoe_
                  if value]
         if given:
             raise click.ClickException(f"a kept shoe is replayed by its table's own rules and decks: leave out {given[0]}")
+        if xlsx_file is not None:
+            writable(xlsx_file, None, (), force)
         view = views.pit.replay_kept(tables_kept.Store(db, create=False), table, shoe_number)
         written(xlsx_file, lambda: views.replay.workbook(view))
         emit(view, fmt, exact)
         return
-    if shoe_number is not None or db is not None:
-        raise click.ClickException(f"{'--shoe-number' if shoe_number is not None else '--db'} goes with --table")
-    shoes = list(replays.read_shoes(replays.file_lines(coups, "coup file"), coups))  # read a shoe at a time
+    if db is not None:
+        raise click.ClickException("--db goes with --table")
+    if xlsx_file is not None:
+        writable(xlsx_file, None, [p for p in (coups, shoe_file) if p and p != "-"], force)
+    shoes = replayed_shoes(coups, shoe_number)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     view = views.replay.replay(checked_rules(rules or "standard"), shoe, shoes)
     written(xlsx_file, lambda: views.replay.workbook(view))
     emit(view, fmt, exact)
+
+
+REPLAY_COUPS = 1_000  # coups replayed at once: each with every bet's figures (about 170 KB of the catalogue's)
+
+
+def replayed_shoes(coups: str, number: int | None) -> list:
+    """The shoes of a coup file to replay, read a shoe at a time: all of them, or the ``number``-th;
+    at most REPLAY_COUPS coups in all (a week's file: one shoe at a time, --shoe-number)."""
+    shoes, held, read = [], 0, 0
+    for shoe in replays.read_shoes(replays.file_lines(coups, "coup file"), coups):
+        read += 1
+        if number is not None and read != number:
+            continue
+        held += len(shoe.coups)
+        if held > REPLAY_COUPS:
+            raise click.ClickException(f"{coups} holds more than {REPLAY_COUPS:,} coups to replay: each is shown with every "
+                                       "bet's figures; replay one shoe at a time (--shoe-number N)")
+        shoes.append(shoe)
+    if number is not None and not shoes:
+        raise click.ClickException(f"--shoe-number {number}: {coups} holds {read} shoe{'s' * (read != 1)}")
+    return shoes
 
 
 @cli.command(context_settings=CONTEXT)

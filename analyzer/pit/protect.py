@@ -63,17 +63,13 @@ from __future__ import annotations
 import math
 import re
 import zlib
-from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
 
-from ..game.cards import COLOURS, RANKS, SUIT_COLOUR, SUITS, Shoe
 from ..base.errors import BaccaratError
-from .replay import ShoeDealt, card_text, steps
-from .wagers import MAX_WAGERS, Wager, period
+from .wagers import Wager, period
 from .wagers import name_of, parse_wagers  # noqa: F401  (read through protect by the command line, as before)
 from .deals import CoupFigures, Deal, coup_figures, deals_from_file, deals_from_store, on_standing_coups, wagers_from_store  # noqa: F401
 from .models import (DRAWS, EXACT_PLACEMENTS, Bank, Chance, Columns, Informed, Model, counting_chance, fit,  # noqa: F401

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from ..game.cards import Shoe
 from ..base.errors import BaccaratError
+from ..pit.store import Missing
 from ..pit.table import kept_shoe
 from ..render import Column, View, percent
 from ..bets.rulefile import get_rules
@@ -49,7 +50,7 @@ def history(store, table: str | None = None, shoe: int | None = None) -> View:
     if shoe is not None:
         events = store.event_rows(table, shoe=shoe)
         if not events:
-            raise BaccaratError(f"table {table!r} has no shoe {shoe}")
+            raise Missing(f"table {table!r} has no shoe {shoe}")
         rows = [{"event": e["event"], "type": e["type"], "cards": " ".join(e["body"].get("cards", []))
                  + (f" +{e['body']['face_down']}" if e["body"].get("face_down") else "")
                  + (f"coup {e['body']['coup']}" if e["type"] == "void" and e["body"].get("coup") else ""),
@@ -80,7 +81,7 @@ def kept(store, table: str, shoe: int | None = None):
         shoe = (row["figures"] or {}).get("shoe", 0)
     events = store.event_rows(table, shoe=shoe)
     if not shoe or not events:
-        raise BaccaratError(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
+        raise Missing(f"table {table!r} has no shoe {shoe}" if shoe else f"table {table!r} has no shoe yet")
     dealt = kept_shoe(events, shoe)
     if not dealt.coups:
         voided = f" ({len(dealt.voided)} voided)" if dealt.voided else ""

@@ -28,6 +28,8 @@ from ..pit.table import record, table_spec
 from ..render import to_json
 from ..pit.store import Missing, Stale, Store
 
+MOST_SHOES = 10**9  # a shoe's number asked of a table, at most
+
 POLL = 0.1  # seconds between two looks at the tables' last events, while a screen follows one
 SAFETY = 2.0  # the same, while PostgreSQL's announcements are heard
 KEEPALIVE = 5.0  # seconds without an event before a stream sends a comment (waitress closes idle channels at 10)
@@ -267,6 +269,8 @@ class Pit:
     def replay(self, name: str, shoe: int) -> tuple[int, dict]:
         from ..views.pit import replay_kept
 
+        if shoe > MOST_SHOES:  # a number no table reaches (and past what the database's integers hold)
+            raise Missing(f"table {name!r} has no shoe {shoe:,}")
         return 200, to_json(replay_kept(self.store, name, shoe).data)
 
     def stream(self, name: str, after: int, gone=lambda: False, full: bool = False):

@@ -576,7 +576,7 @@ function setUpTracker(saved) {
 
 // ---------------------------------------------------------------- side-bet designer
 
-const designer = { started: false, seq: 0, controller: null, errorLine: null, retries: 0, own: null };
+const designer = { started: false, seq: 0, controller: null, errorLine: null, retries: 0, file: null };
 
 function updateGutter() {
   const text = $("toml").value;
@@ -646,13 +646,13 @@ async function refreshDesign() {
     return;
   }
   const own = answer.data.own || [];
-  if (designer.own != null && own.join(",") !== designer.own && !own.includes($("design-bet").value)) {
-    designer.own = own.join(",");  // another file (pasted, say): open it on its own bet, not the one it extends
+  if (designer.file != null && answer.data.rules !== designer.file && !own.includes($("design-bet").value)) {
+    designer.file = answer.data.rules;  // another file (pasted, say: another name): open it on its own bet
     $("design-bet").replaceChildren();
     refreshDesign();
     return;
   }
-  designer.own = own.join(",");
+  designer.file = answer.data.rules;
   setDesignError("", null);
   renderDesign(answer.data);
   results.dataset.state = "ready";
