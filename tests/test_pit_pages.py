@@ -236,6 +236,9 @@ def test_the_clerk_page_says_when_it_is_not_heard_and_catches_up(browser, tmp_pa
         page.on("request", lambda r: requests.append(r.url))
         page.goto(f"http://127.0.0.1:{port}/table/clerk-2")
         page.wait_for_function("document.getElementById('left').textContent === '405'")
+        waited = time.monotonic() + 15  # the stream opens just after the table is read: on a busy machine, a moment later
+        while not any("/events?" in u for u in requests) and time.monotonic() < waited:
+            page.wait_for_timeout(50)
         reads = [u for u in requests if u.endswith("/api/tables/clerk-2")]
         streams = [u for u in requests if "/events?" in u]
         assert len(reads) == 1 and len(streams) == 1 and f"after={after}&" in streams[0]  # no replay of the history

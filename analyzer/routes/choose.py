@@ -10,7 +10,7 @@ one shoe, rule set compiled here       ``compiled.analyse_one``         1.9 ms: 
 one shoe, value-level rules, Lean      ``lean`` (Python integers)       1.5-2 ms, and no numpy
 plan on disk                                                            for a one-off ``edge``
 one shoe from the second, the rule     ``compiled.compile_rules``       the plan costs a read,
-set's plan on disk (a mark says so)    from disk, then ``analyse_one``  not 8 enumerations
+set's plan on disk (a mark says so)    from disk, then ``analyse_one``  not 7 enumerations
 one shoe, the first FEW_ANALYSES       the enumerator (:func:`enum-     a compilation (0.1-1 s)
 times a process asks                   erated`), each bet by counts.py  is not worth a few shoes
 one shoe, after that                   compiled, kept on disk           a loop gets the speed
