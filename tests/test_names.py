@@ -133,3 +133,11 @@ def test_the_file_meant_is_named_with_its_folder(tmp_path, monkeypatch):
     (folder / "e.toml").write_text('name = "e"\nextends = "alpah.toml"\n')
     assert run("edge", "--rules", "e.toml").output in [
         f"Error: e.toml: extends: no such file: 'alpah.toml' (did you mean '{name}'?)\n" for name in ("alpha.toml", "alphb.toml")]
+
+
+def test_each_command_says_a_files_warnings_again(tmp_path):
+    # the warnings said once a command, not once a process (a server or a test runs many commands)
+    path = tmp_path / "dead.toml"
+    path.write_text(DEAD_LINE)
+    for _ in range(2):
+        assert "can never settle" in CliRunner().invoke(cli, ["edge", "--rules", str(path)]).stderr

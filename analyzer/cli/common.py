@@ -407,14 +407,12 @@ def checked_rules(spec: str):
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise click.ClickException(f"rules {rules.name}: bet {errors[0].bet!r}: {errors[0].message}{more} - the file is "
                                    f"not fit to use (baccarat rules check {shlex.quote(spec)} says why)")
-    if spec not in WARNED:  # a file given twice (compare) is warned of once
-        WARNED.add(spec)
+    warned = click.get_current_context().meta.setdefault("warned rule files", set())  # this command's, not the process's
+    if spec not in warned:  # a file given twice (compare) is warned of once
+        warned.add(spec)
         for finding in findings:
             click.echo(finding.line(), err=True)
     return rules
-
-
-WARNED = set()  # the rule files whose warnings this command has said
 
 
 def chosen_bets(rule_set, bet_ids: str, also=()):
