@@ -52,6 +52,8 @@ class Bet:
     commission: object = Fraction(0)
     source: str = ""
     series: Series | None = None  # a bet across coups: what it follows (series.py); its lines test the count
+    fee: Fraction = Fraction(0)  # paid on every coup beside the stake, whatever the result (a share of the stake)
+    multipliers: object = None  # overlay.Multipliers: random multipliers drawn before the coup, on wins
 
     def __post_init__(self):
         lines = self.lines
@@ -60,6 +62,15 @@ class Bet:
         if isinstance(self.commission, (str, float, bool)) or self.commission is None:
             raise BaccaratError(f"bet {self.id!r}: a commission is a Fraction, such as Fraction(1, 20) (got {self.commission!r})")
         object.__setattr__(self, "lines", tuple(lines))  # frozen, hashable
+        if not isinstance(self.fee, (Fraction, int)) or isinstance(self.fee, bool) or not 0 <= self.fee < 1:
+            raise BaccaratError(f"bet {self.id!r}: a fee is a Fraction of the stake from 0 to less than 1 (got {self.fee!r})")
+        if self.multipliers is not None and self.series is not None:
+            raise BaccaratError(f"bet {self.id!r}: multipliers are drawn for one coup, not for a bet across coups")
+
+    @property
+    def overlaid(self) -> bool:
+        """A fee or multipliers change the bet's figures beyond its pay lines' counts."""
+        return self.multipliers is not None or self.fee != 0
 
     @cached_property
     def conditions(self) -> tuple:
@@ -190,12 +201,12 @@ class BetResult:
             lost = total - won - pushed
             first = sum(w * c for w, c in zip(nets, self.sequences)) - scale * lost
             second = sum(w * w * c for w, c in zip(nets, self.sequences)) + scale * scale * lost
-            out["ev"] = ev = Fraction(first, scale * total)
+            out["ev"] = ev = Fraction(first, scale * total) - self.bet.fee
             out["variance"] = Fraction(second * total - first * first, (scale * total) ** 2)
-            out["house_edge_resolved"] = None if pushed == total else Fraction(-first, scale * (total - pushed))
+            out["house_edge_resolved"] = None if pushed == total else -ev * total / (total - pushed)
         else:
             pairs = [(p, ln) for p, ln in zip(probabilities, lines) if ln.pays != 0]
-            out["ev"] = ev = _sum((p * self.bet.net(ln) for p, ln in pairs), -loss)
+            out["ev"] = ev = _sum((p * self.bet.net(ln) for p, ln in pairs), -loss) - self.bet.fee
             out["variance"] = _sum((p * self.bet.net(ln) ** 2 for p, ln in pairs), loss) - ev**2
             out["house_edge_resolved"] = None if pushed == total else -ev / (1 - out["push"])
         out["house_edge"] = -ev
@@ -223,7 +234,7 @@ class BetResult:
         total - sum(sequences), the lines being exclusive), two Fractions in all - what a review
         of thousands of coups asks of every bet."""
         kept = self.__dict__.get("_figures")
-        if kept is None and self.bet.numeric:
+        if kept is None and self.bet.numeric and self.bet.multipliers is None:
             kept = self.__dict__.get("_moments")
             if kept is None:
                 scale, nets = self.bet.integer_nets
@@ -231,7 +242,7 @@ class BetResult:
                 lost = total - sum(self.sequences)
                 first = sum(w * c for w, c in zip(nets, self.sequences)) - scale * lost
                 second = sum(w * w * c for w, c in zip(nets, self.sequences)) + scale * scale * lost
-                kept = self.__dict__["_moments"] = {"ev": Fraction(first, scale * total),
+                kept = self.__dict__["_moments"] = {"ev": Fraction(first, scale * total) - self.bet.fee,
                                                     "variance": Fraction(second * total - first * first, (scale * total) ** 2)}
         if kept is None:
             kept = self.figures()

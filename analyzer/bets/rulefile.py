@@ -34,12 +34,13 @@ from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .series import MAX_COUPS, SHOE_ENDS, Count, Series
 from .counting import check_tags
+from .overlay import parse_multipliers
 from ..base.errors import did_you_mean, expect, unknown
 from ..game.tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from ..base.userfiles import parse_toml, read_text
 
 TOP_KEYS = {"name", "description", "source", "extends", "symbols", "tableau", "bets", "counts", "poker"}
-BET_KEYS = {"id", "name", "source", "commission", "lines", "series"}
+BET_KEYS = {"id", "name", "source", "commission", "lines", "series", "fee", "multipliers"}
 LINE_KEYS = {"label", "when", "pays"}
 SERIES_LINE_KEYS = {"label", "count", "pays"}  # a bet across coups pays by the count it saw
 SERIES_KEYS = {"counts", "ends", "most", "coups", "placed_after", "placed_after_run", "at_shoe_end"}
@@ -258,14 +259,37 @@ def parse_bet(data: dict, context: str, path: str, symbols: set = frozenset(), p
             raise BaccaratError(f"{context}: {path}.commission: must be less than 100%")
     series = parse_series(data["series"], context, f"{path}.series", poker) if "series" in data else None
     read = parse_line if series is None else parse_count_line
+    lines = tuple(read(ln, context, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines, 1))
+    fee, multipliers = parse_overlay(data, context, path, lines, series)
     return Bet(
         id=bet_id,
         name=text_field(data, "name", context, path) or bet_id,
-        lines=tuple(read(ln, context, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines, 1)),
+        lines=lines,
         commission=commission,
         source=text_field(data, "source", context, path),
         series=series,
+        fee=fee,
+        multipliers=multipliers,
     )
+
+
+def parse_overlay(data: dict, context: str, path: str, lines: tuple, series) -> tuple:
+    """(fee, multipliers) of a bet: ``fee = "20%"`` and a ``[bets.multipliers]`` table
+    (overlay.parse_multipliers); numbers only (a symbol is solved for by ``solve --vary``)."""
+    fee = Fraction(0)
+    if "fee" in data:
+        fee = parse_amount(data["fee"], context, f"{path}.fee", percent=True)
+        if fee >= 1:
+            raise BaccaratError(f"{context}: {path}.fee: must be less than 100% of the stake")
+    multipliers = None
+    if "multipliers" in data:
+        if series is not None:
+            raise BaccaratError(f"{context}: {path}.multipliers: multipliers are drawn for one coup, not for a bet across coups")
+        if any(is_symbolic(ln.pays) for ln in lines):
+            raise BaccaratError(f"{context}: {path}.multipliers: a multiplied bet's payouts are numbers (solve varies "
+                                "its multipliers' chances or its fee: --vary value.8, --vary fee)")
+        multipliers = parse_multipliers(data["multipliers"], context, f"{path}.multipliers", [ln.label for ln in lines])
+    return fee, multipliers
 
 
 def parse_series(data, context: str, path: str, poker: Poker = Poker()) -> Series:

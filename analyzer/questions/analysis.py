@@ -93,7 +93,25 @@ def bet_row(result: BetResult) -> dict:
             for ln, p in zip(bet.lines, figures["line_probabilities"])
         ],
         **{key: figures[key] for key in FIGURES},
-    } | ({"model": result.model} if result.model else {})
+    } | ({"model": result.model} if result.model else {}) | overlay_row(result)
+
+
+def overlay_row(result: BetResult) -> dict:
+    """A bet's fee and multipliers, exact: the return to player on stake and fee, and with
+    multipliers the largest payout and its chance, the share of the winnings paid on multiplied
+    wins and each multiplied line's patterns (bets/overlay.py); {} for other bets."""
+    bet = result.bet
+    if not bet.overlaid:
+        return {}
+    ev = result.ev
+    row = {"fee": bet.fee, "rtp": (1 + bet.fee + ev) / (1 + bet.fee)}
+    if bet.multipliers is None:
+        return row
+    figures = result.figures()
+    return row | {"multipliers": bet.multipliers.describe(), "largest_payout": figures["largest"],
+                  "largest_chance": figures["largest_chance"], "multiplied_share": figures["multiplied_share"],
+                  "patterns": [{key: p[key] for key in ("label", "pattern", "words", "probability", "mean", "return")}
+                               for p in figures["patterns"]]}
 
 
 FIGURES = ("win", "push", "loss", "ev", "house_edge", "house_edge_resolved", "variance", "hits_one_in")

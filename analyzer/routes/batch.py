@@ -36,7 +36,7 @@ import numpy as np
 
 from . import cardcount, closedforms, suitsets
 from ..bets.bet import BetResult, RuleSet, result_of
-from .counts import card_line_counts
+from .counts import card_line_counts, multiplied
 from ..game.cards import KINDS, BaccaratError, Shoe
 from ..game.engine import enumerate_coup
 from .compiled import (CHUNK, DEGREE, FAST_CARDS, FLOAT_EXACT, THREADS, RulePlan, card_polynomials, compile_rules,  # noqa: F401
@@ -184,8 +184,31 @@ class Batch:
 
     @cached_property
     def series(self) -> dict:
-        """bet index -> ([shoe] numerators, [shoe] denominators) of each bet across coups (series_evs)."""
-        return series_evs(self.plan, self.lines, self.total)
+        """bet index -> ([shoe] numerators, [shoe] denominators) of each bet across coups (series_evs),
+        and of each bet with a fee or multipliers (:attr:`overlaid`)."""
+        return series_evs(self.plan, self.lines, self.total) | self.overlaid
+
+    @cached_property
+    def overlaid(self) -> dict:
+        """bet index -> ([shoe] numerators, [shoe] denominators) of each bet with a fee or
+        multipliers: its lines' counts less the fee, its multiplied lines by their patterns
+        (counts.multiplied), shoe by shoe."""
+        out = {}
+        for b, bet in enumerate(self.bets):
+            if not bet.overlaid:
+                continue
+            evs = [self.results_of(i, b).ev for i in range(len(self))]
+            out[b] = (np.array([x.numerator for x in evs], object), np.array([x.denominator for x in evs], object))
+        return out
+
+    def results_of(self, i: int, b: int) -> BetResult:
+        """Bet b's BetResult on shoe i."""
+        bet, columns = self.bets[b], self.plan.line_columns[b]
+        result = result_of(bet, [int(self.lines[i, k]) for k in columns], int(self.total[i]))
+        if bet.multipliers is not None:
+            shoe = Shoe(tuple(map(tuple, self.counts[i].tolist())))
+            result = multiplied(bet, result.sequences, result.total, shoe, self.plan.rules.tableau)
+        return result
 
     def series_estimates(self, exact_near=()) -> dict:
         """bet index -> ([shoe] EV > 0, [shoe] EV as a float) of each bet across coups: from the
@@ -196,7 +219,9 @@ class Batch:
             return {b: (numerators > 0, np.array(list(map(truediv, numerators, denominators)), np.float64))
                     for b, (numerators, denominators) in self.series.items()}
         return {b: series_floats(self.plan, self.lines, self.total, b, exact_near)
-                for b, bet in enumerate(self.bets) if bet.series is not None}
+                for b, bet in enumerate(self.bets) if bet.series is not None} | {
+            b: (numerators > 0, np.array(list(map(truediv, numerators, denominators)), np.float64))
+            for b, (numerators, denominators) in self.overlaid.items()}
 
     def __len__(self):
         return len(self.counts)
@@ -241,7 +266,8 @@ class Batch:
     def results(self, i: int) -> list[BetResult]:
         """Shoe i's BetResults, exactly those of analysis.analyse on the same shoe."""
         total, lines = int(self.total[i]), self.lines[i].tolist()
-        return [result_of(bet, [lines[k] for k in columns], total) for bet, columns in zip(self.bets, self.plan.line_columns)]
+        return [self.results_of(i, b) if bet.multipliers is not None else result_of(bet, [lines[k] for k in columns], total)
+                for b, (bet, columns) in enumerate(zip(self.bets, self.plan.line_columns))]
 
     def positive(self) -> np.ndarray:
         """[shoe, bet]: the bet has positive expectation (exact integer sign)."""

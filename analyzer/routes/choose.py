@@ -35,7 +35,7 @@ from ..bets.bet import BetResult, RuleSet
 from ..game.cards import Shoe
 from ..game.knowledge import NOTHING, Knowledge
 from . import lean, plancache
-from .counts import evaluate, prepare
+from .counts import evaluate, prepare, with_multipliers
 
 engine = LazyModule("analyzer.game.engine")  # with numpy: not loaded where lean.py answers
 
@@ -48,7 +48,14 @@ _USES_LOCK = threading.Lock()
 
 def one_shoe(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
     """Every bet of ``rules`` on ``shoe`` given ``knowledge``, by the first route of the table
-    above that answers."""
+    above that answers; the bets with multipliers then count their patterns (multipliers.py)."""
+    results = _one_shoe(rules, shoe, knowledge)
+    if any(bet.multipliers is not None for bet in rules.bets):
+        results = with_multipliers(results, shoe, rules.tableau, knowledge)
+    return results
+
+
+def _one_shoe(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> list[BetResult]:
     if not knowledge:
         plan = plan_for_one(rules)
         if plan is not None:

@@ -57,10 +57,33 @@ def evaluate(bet: Bet, dist: Distribution) -> BetResult:
     first is the coup ``dist`` describes, with its known cards; the later ones are dealt blind."""
     expect(bet, Bet, "evaluate takes a Bet"), expect(dist, engine.Distribution, "and a Distribution (enumerate_coup)")
     counts = line_counts(bet, dist)
+    if bet.multipliers is not None:
+        return multiplied(bet, counts, dist.total, dist.shoe, dist.tableau, dist.knowledge)
     if bet.series is None:
         return BetResult(bet, tuple(counts), dist.total)
     blind = dist if not dist.knowledge else unknowing(dist)
     return result_of(bet, counts, dist.total, line_counts(bet, blind) if blind is not dist else counts, blind.total)
+
+
+def multiplied(bet: Bet, counts, total: int, shoe: Shoe | None, tableau: Tableau, knowledge: Knowledge = NOTHING):
+    """A bet with multipliers: its lines' counts, and how each multiplied line's counted cards
+    fall (routes/multipliers.py); ``shoe`` None: the infinite deck, whose counts are over ``total``."""
+    from ..bets.overlay import MultipliedResult
+    from .multipliers import counted_patterns
+
+    if bet.multipliers.spot:  # one multiplier for the spot, whatever the cards: each line as it is
+        found = tuple((i, (), int(counts[i])) for i in bet.multipliers.multiplied(bet))
+        return MultipliedResult(bet, tuple(map(int, counts)), int(total), found)
+    found = counted_patterns(bet, shoe, tableau, knowledge)
+    if shoe is None:
+        found = tuple((i, pattern, count * total) for i, pattern, count in found)
+    return MultipliedResult(bet, tuple(map(int, counts)), int(total), found)
+
+
+def with_multipliers(results: list, shoe: Shoe, tableau: Tableau, knowledge: Knowledge = NOTHING) -> list:
+    """``results`` of any route, each bet with multipliers made whole (:func:`multiplied`)."""
+    return [multiplied(r.bet, r.sequences, r.total, shoe, tableau, knowledge)
+            if r.bet.multipliers is not None and not hasattr(r, "patterns") else r for r in results]
 
 
 def unknowing(dist: Distribution) -> Distribution:

@@ -10,7 +10,7 @@ from ..game.cards import Shoe, shoe_in_play
 from ..base.errors import Unsatisfiable
 from ..game.knowledge import NOTHING, Knowledge
 from ..base.lazy import LazyModule
-from ..render import Column, View, payout_text
+from ..render import Column, View, decimal, payout_text, percent, percent_text
 from . import given, known_data, shoe_data
 
 engine = LazyModule("analyzer.game.engine")  # with numpy: not loaded where lean.py answers
@@ -23,6 +23,26 @@ def model_note(bets) -> str:
         return ""
     named = ", ".join(across[:4]) + (f" and {len(across) - 4} more" if len(across) > 4 else "")
     return f"\nbets across coups ({named}): exact for {INDEPENDENT}"
+
+
+def overlay_note(rows: list[dict]) -> str:
+    """A line for each bet with a fee or multipliers (analysis.overlay_row): its return to
+    player on stake and fee, and with multipliers its largest payout and what multiplied wins pay;
+    '' where there is none. The house edge beside it is per unit staked, the fee counted."""
+    notes = []
+    for row in rows:
+        if "rtp" not in row:
+            continue
+        parts = [f"fee {percent_text(row['fee'])} of the stake" if row["fee"] else "no fee",
+                 f"return to player {percent(row['rtp'])} of stake and fee"]
+        if "multipliers" in row:
+            chance = row["largest_chance"]
+            parts += [row["multipliers"],
+                      f"largest payout {payout_text(row['largest_payout'])}"
+                      + (f" (1 in {decimal(1 / chance, 0)} coups)" if chance else ""),
+                      f"multiplied wins pay {percent(row['multiplied_share'])} of the winnings"]
+        notes.append(f"\n{row['name']}: " + "; ".join(parts))
+    return "".join(notes) + ("\n(house edge: per unit staked, the fee counted)" if notes else "")
 
 
 EDGE_COLUMNS = [
@@ -56,7 +76,7 @@ def edge(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
     rows = [bet_row(result) for result in results]
     return View(
         title=f"House edge: rules {rules.name} ({rules.description}); shoe {shoe.describe()}{given(knowledge)}"
-              + model_note(rules.bets),
+              + model_note(rules.bets) + overlay_note(rows),
         columns=EDGE_COLUMNS,
         rows=[shown for row in rows for shown in [row] + line_rows(row)],
         data={"rules": rules.name, "description": rules.description, "tableau": rules.tableau.name,
