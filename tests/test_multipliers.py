@@ -314,3 +314,19 @@ def test_the_json_carries_every_figure_exactly(tmp_path):
     assert Fraction(player["rtp"]) == (1 + fee + ev) / (1 + fee)
     assert sum(Fraction(p["probability"]) for p in player["patterns"]) == Fraction(player["lines"][0]["probability"])
     assert Fraction(player["largest_payout"]) == 125  # three cards, two alike (8 decks), both identities drawn at 5
+
+
+def test_the_infinite_deck_is_the_limit_of_large_shoes():
+    """The by-decks table's last column: each line's patterns sum to its chance, and the EV
+    lies between two large shoes' and the limit they approach (within 1/decks)."""
+    from analyzer.game.engine import infinite_deck
+
+    rules = parse_rules(RULES).only(["player", "tie", "pair"])
+    limit = infinite_deck(rules.tableau)
+    for bet in rules.bets:
+        result = evaluate(bet, limit)
+        counts = line_counts(bet, limit)
+        for line in bet.multipliers.multiplied(bet):
+            assert sum(c for i, _, c in result.patterns if i == line) == counts[line]
+        large = evaluate(bet, enumerate_coup(Shoe.decks(2000), rules.tableau)).ev
+        assert abs(float(result.ev - large)) < 1e-3, bet.id

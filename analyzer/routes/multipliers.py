@@ -66,41 +66,47 @@ HANDS = {"player": (0, 2), "banker": (1, 3)}
 
 @dataclass(frozen=True)
 class Plan:
-    """What a multiplied bet's lines count on every shoe: the groups (line, counted cards,
-    repeated values as ((value, count, kind), ...)) and, sorted by group, each distinct product of
-    factors with its multiplicity (``slots``: six indices x * 8 + o of the factor C[x] - o, ONE for
-    none; ``free``: the places left free; ``starts``: where each group's begin)."""
+    """What a multiplied bet's lines count on every shoe. Rows with the same factors merge:
+    ``slots`` (six indices x * 8 + o of the factor C[x] - o, ONE for none), ``free`` (the places
+    left free) and ``count`` (how many orders of rows), sorted by group, ``starts`` where each
+    group's begin. Then the *combinations*: each group times one pattern of each repeated
+    value, ``combo_group``, ``combo_width`` (three indices into the widths of ``widths``, the
+    (value, count, kind) each reads, a last index for none), sorted by ``outputs`` (line, pattern)
+    with ``combo_starts``."""
 
-    groups: tuple
     slots: np.ndarray
     free: np.ndarray
     count: np.ndarray
     starts: np.ndarray
+    widths: tuple
+    combo_group: np.ndarray
+    combo_width: np.ndarray
+    combo_starts: np.ndarray
+    outputs: tuple
 
 
 def counted_patterns(bet, shoe: Shoe | None, tableau: Tableau, knowledge: Knowledge = NOTHING) -> tuple:
     """((line index, pattern, count), ...) for each multiplied line of ``bet`` on ``shoe`` (None:
-    the infinite deck), given ``knowledge`` (point values only): counts on the 6-card basis."""
+    the infinite deck, counts as chances), given ``knowledge`` (point values only): counts on
+    the 6-card basis, patterns of no count left out."""
     table = bet.multipliers
-    lines = table.multiplied(bet)
-    if table.spot:
+    plan = compile_plan(bet.conditions, tableau, table.multiplied(bet), table.cards, value_knowledge(knowledge, bet.id))
+    if not len(plan.combo_group):
         return ()
-    plan = compile_plan(bet.conditions, tableau, lines, table.cards, value_knowledge(knowledge, bet.id))
     sums = group_sums(plan, shoe)
-    widths = shape_tables(shoe)
-    out: dict = {}
-    for (line, n, repeated), s in zip(plan.groups, sums):
-        if not s:
-            continue
-        singles = n - sum(k for _, k, _ in repeated)
-        combos = [((1,) * singles, s)]
-        for x, k, kind in repeated:
-            combos = [(tuple(sorted(shape + mu, reverse=True)), w * ways) for shape, w in combos
-                      for mu, ways in widths(x, k, kind).items() if ways]
-        for shape, w in combos:
-            key = (line, shape)
-            out[key] = out.get(key, 0) + w
-    return tuple((line, shape, c) for (line, shape), c in sorted(out.items()))
+    widths = [w for x, k, kind in plan.widths for w in shape_widths(shoe, x, k, kind)] + [1]
+    kind = object if shoe is None or sums.dtype == object else np.int64
+    if kind is np.int64 and max(widths) >= 2**62:
+        kind = object
+    widths = np.array(widths, kind)
+    values = sums.astype(kind)[plan.combo_group]
+    for i in range(3):
+        values = values * widths[plan.combo_width[:, i]]
+    counts = np.add.reduceat(values, plan.combo_starts)
+    if shoe is None:
+        counts = [Fraction(c) / 13**6 for c in counts]
+    return tuple((line, pattern, int(c) if shoe is not None else c)
+                 for (line, pattern), c in zip(plan.outputs, counts) if c)
 
 
 def value_knowledge(knowledge: Knowledge, bet_id: str) -> tuple:
@@ -123,44 +129,55 @@ def value_knowledge(knowledge: Knowledge, bet_id: str) -> tuple:
 # -- the rows, once per bet and tableau ---------------------------------------------------------
 
 
-def rows(tableau: Tableau, allowed: tuple):
-    """(positions [row, 6] (FREE where free), pt, bt, p3, b3) of every way by point value, the
-    positions a known value restricts expanded when free."""
+def expand(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index, offset): each row i repeated counts[i] times, and which repetition each is.
+
+    >>> [x.tolist() for x in expand(np.array([2, 1, 3]))]
+    [[0, 0, 1, 2, 2, 2], [0, 1, 0, 0, 1, 2]]
+    """
+    index = np.repeat(np.arange(len(counts)), counts)
+    return index, np.arange(len(index)) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
+def rows(tableau: Tableau, allowed: tuple, symmetric: bool):
+    """(positions [row, 6] (FREE where free), orders, pt, bt, p3, b3) of every way by point
+    value, the places a known value restricts expanded where free. ``symmetric``: each hand's
+    first two cards taken in one order (the lower value first), ``orders`` the ways (1 or 2 each)."""
     a, b, c, d = (x.reshape(-1) for x in np.indices((10,) * 4))
+    orders = np.ones(len(a), np.int64)
+    if symmetric:  # nothing tells a hand's two first cards apart: its count, its total, its pair
+        keep = (a <= c) & (b <= d)
+        a, b, c, d = a[keep], b[keep], c[keep], d[keep]
+        orders = np.where(a < c, 2, 1) * np.where(b < d, 2, 1)
     pt, bt = (a + c) % 10, (b + d) % 10
     player, _ = draws(tableau, pt, bt, np.zeros_like(pt))
-    head = np.repeat(np.arange(len(a)), np.where(player, 10, 1))
-    p3 = np.where(player[head], np.arange(len(head)) - np.repeat(np.cumsum(np.where(player, 10, 1)) - np.where(player, 10, 1), np.where(player, 10, 1)), NONE)
+    head, p3 = expand(np.where(player, 10, 1))
+    p3 = np.where(player[head], p3, NONE)
     _, banker = draws(tableau, pt[head], bt[head], p3)
-    more = np.where(banker, 10, 1)
-    row = np.repeat(np.arange(len(head)), more)
-    b3 = np.where(banker[row], np.arange(len(row)) - np.repeat(np.cumsum(more) - more, more), NONE)
+    row, b3 = expand(np.where(banker, 10, 1))
+    b3 = np.where(banker[row], b3, NONE)
     h, p3 = head[row], p3[row]
     fifth = np.where(p3 >= 0, p3, np.where(b3 >= 0, b3, FREE))
     sixth = np.where((p3 >= 0) & (b3 >= 0), b3, FREE)
     positions = np.stack([a[h], b[h], c[h], d[h], fifth, sixth], 1)
+    orders, pt, bt = orders[h], pt[h], bt[h]
     keep = np.ones(len(positions), bool)
     for i, values in enumerate(allowed):
+        if values is not None:
+            keep &= np.isin(positions[:, i], sorted(values)) | (positions[:, i] == FREE)
+    positions, orders, pt, bt, p3, b3 = positions[keep], orders[keep], pt[keep], bt[keep], p3[keep], b3[keep]
+    for i, values in enumerate(allowed[4:], 4):  # a free place known: each value it may take
         if values is None:
             continue
-        column = positions[:, i]
-        inside = np.isin(column, sorted(values))
-        keep &= inside | (column == FREE)
-    positions, pt, bt, p3, b3 = positions[keep], pt[h][keep], bt[h][keep], p3[keep], b3[keep]
-    for i, values in enumerate(allowed):  # a free place known: each value it may take
-        if values is None or i < 4:
-            continue
         free = positions[:, i] == FREE
-        repeat = np.where(free, len(values), 1)
-        index = np.repeat(np.arange(len(positions)), repeat)
-        positions, pt, bt, p3, b3 = positions[index], pt[index], bt[index], p3[index], b3[index]
-        offsets = np.arange(len(index)) - np.repeat(np.cumsum(repeat) - repeat, repeat)
-        filled = np.array(sorted(values))[np.minimum(offsets, len(values) - 1)]
+        index, offset = expand(np.where(free, len(values), 1))
+        positions, orders, pt, bt, p3, b3 = positions[index], orders[index], pt[index], bt[index], p3[index], b3[index]
+        filled = np.array(sorted(values))[np.minimum(offset, len(values) - 1)]
         positions[:, i] = np.where(positions[:, i] == FREE, filled, positions[:, i])
-    return positions, pt, bt, p3, b3
+    return positions, orders, pt, bt, p3, b3
 
 
-def counted_mask(cards, positions, fields, p3, b3) -> np.ndarray:
+def counted_mask(cards, positions, winner, p3, b3) -> np.ndarray:
     """[row, 6]: whether the card at each position is counted (overlay.CARD_MODES, or places)."""
     dealt = positions >= 0
     player3 = np.zeros(positions.shape, bool)
@@ -177,7 +194,7 @@ def counted_mask(cards, positions, fields, p3, b3) -> np.ndarray:
     if cards == "all":
         return dealt & (player | banker)
     if cards == "winner":
-        winner = fields["winner"][:, None]
+        winner = winner[:, None]
         return np.where(winner > 0, player, np.where(winner < 0, banker, player | banker))
     if isinstance(cards, str) and cards in HANDS:  # a pair's two cards
         out = np.zeros(positions.shape, bool)
@@ -226,19 +243,20 @@ def condition_fields(condition) -> list:
 @lru_cache(maxsize=64)
 def compile_plan(conditions: tuple, tableau: Tableau, lines: tuple, cards, allowed: tuple) -> Plan:
     """The plan of a bet's multiplied ``lines`` (see Plan), once per bet, tableau and knowledge."""
-    positions, pt, bt, p3, b3 = rows(tableau, allowed)
-    fields = value_fields(pt, bt, p3, b3)
+    symmetric = isinstance(cards, str) and all(v is None for v in allowed[:4])
+    positions, orders, pt, bt, p3, b3 = rows(tableau, allowed, symmetric)
     kind = np.zeros(len(positions), np.int8)
     if cards == "pair":
         cards = pair_hand(conditions)
         i, j = HANDS[cards]
         alike = positions[:, i] == positions[:, j]
-        twice = np.repeat(np.arange(len(positions)), np.where(alike, 2, 1))
-        first = np.r_[True, twice[1:] != twice[:-1]]
-        positions, pt, bt, p3, b3 = positions[twice], pt[twice], bt[twice], p3[twice], b3[twice]
+        index, second = expand(np.where(alike, 2, 1))
+        positions, orders, pt, bt, p3, b3 = positions[index], orders[index], pt[index], bt[index], p3[index], b3[index]
+        alike = alike[index]
+        fields = value_fields(pt, bt, p3, b3) | {f"{cards}_pair": alike & (second == 0)}
+        kind = np.where(alike, np.where(second == 0, PAIR, APART), PLAIN).astype(np.int8)
+    else:
         fields = value_fields(pt, bt, p3, b3)
-        fields[f"{cards}_pair"] = alike[twice] & first
-        kind = np.where(alike[twice], np.where(first, PAIR, APART), PLAIN).astype(np.int8)
     try:
         masks = settled_masks(conditions, fields)
     except KeyError as missing:
@@ -248,47 +266,63 @@ def compile_plan(conditions: tuple, tableau: Tableau, lines: tuple, cards, allow
     for j in lines:
         line[masks[j]] = j
     keep = line >= 0
-    positions, line, kind = positions[keep], line[keep], kind[keep]
-    p3, b3 = p3[keep], b3[keep]
-    fields = {name: value[keep] for name, value in fields.items()}
-    counted = counted_mask(cards, positions, fields, p3, b3) & (positions >= 0)
-    values = np.maximum(positions, 0)
-    onehot = (values[:, :, None] == np.arange(10)) & (positions[:, :, None] >= 0)
-    k = (onehot & counted[:, :, None]).sum(1)  # [row, value]
-    t = onehot.sum(1)
-    repeated = (k >= 2)
-    kinds = np.where(repeated, np.where(k == 2, kind[:, None], PLAIN), 0)
-    # the factors: C[x] - o for o from (k[x] if repeated else 0) up to t[x] - 1
-    start = np.where(repeated, k, 0)
-    o = np.arange(6)
-    present = (start[:, :, None] + o) < t[:, :, None]
-    slot = np.where(present, np.arange(10)[None, :, None] * 8 + start[:, :, None] + o, ONE).reshape(len(k), 60)
-    slot = np.sort(slot, 1)[:, :6]
-    free = 6 - t.sum(1)
+    positions, orders, line, kind, p3, b3 = positions[keep], orders[keep], line[keep], kind[keep], p3[keep], b3[keep]
+    winner = fields["winner"][keep]
+    counted = counted_mask(cards, positions, winner, p3, b3) & (positions >= 0)
+    # the factors of each row: its cards sorted by value, counted ones first; a card's offset o is
+    # how many of its value come before it; counted cards of a repeated value take no factor
+    value = np.where(positions >= 0, positions, 10)
+    order = np.argsort(value * 2 + ~counted, axis=1, kind="stable")
+    value = np.take_along_axis(value, order, 1)
+    counted = np.take_along_axis(counted, order, 1)
+    onehot = value[:, :, None] == np.arange(10)
+    k = (onehot & counted[:, :, None]).sum(1)
+    repeated = k >= 2
+    offset = np.zeros(value.shape, np.int64)
+    for i in range(1, 6):
+        offset[:, i] = np.where(value[:, i] == value[:, i - 1], offset[:, i - 1] + 1, 0)
+    taken = counted & np.take_along_axis(repeated, np.minimum(value, 9), 1)
+    slot = np.where((value < 10) & ~taken, value * 8 + offset, ONE)
+    free = (value == 10).sum(1)
     n = k.sum(1)
-    code = (np.where(repeated, k, 0) * 3 + kinds).astype(np.int64)
-    signature = (code * 21 ** np.arange(10)).sum(1)
-    group_key = (signature * 7 + n) * 1024 + line
-    groups, group_of = np.unique(group_key, return_inverse=True)
-    slot_key = (slot.astype(np.int64) * 81 ** np.arange(6)).sum(1) * 3 + free
-    combo = group_of.astype(np.int64) * (81**6 * 3) + slot_key
-    unique, count = np.unique(combo, return_counts=True)
-    group_of_combo = unique // (81**6 * 3)
+    kinds = np.where(repeated, np.where(k == 2, kind[:, None], PLAIN), 0)
+    signature = ((np.where(repeated, k, 0) * 3 + kinds).astype(np.int64) * 21 ** np.arange(10)).sum(1)
+    groups, group_of = np.unique((signature * 7 + n) * 1024 + line, return_inverse=True)
+    slot_key = (np.sort(slot, 1).astype(np.int64) * 81 ** np.arange(6)).sum(1) * 3 + free
+    combo = group_of.reshape(-1).astype(np.int64) * (81**6 * 3) + slot_key
+    unique, where = np.unique(combo, return_inverse=True)
+    count = np.bincount(where.reshape(-1), weights=orders).astype(np.int64)  # small integers: exact
     rest = unique % (81**6 * 3)
-    free_of = rest % 3
     slots = np.stack([(rest // 3) // 81**i % 81 for i in range(6)], 1).astype(np.int16)
-    starts = np.searchsorted(group_of_combo, np.arange(len(groups)))
-    decoded = []
-    for key in groups.tolist():
-        line_index, key = key % 1024, key // 1024
-        n_counted, signature = key % 7, key // 7
-        reps = []
-        for x in range(10):
-            c = signature // 21**x % 21
-            if c:
-                reps.append((x, c // 3, c % 3))
-        decoded.append((line_index, n_counted, tuple(reps)))
-    return Plan(tuple(decoded), slots, free_of.astype(np.int8), count.astype(np.int64), starts)
+    starts = np.searchsorted(unique // (81**6 * 3), np.arange(len(groups)))
+    return combinations(groups.tolist(), slots, (rest % 3).astype(np.int8), count, starts)
+
+
+def combinations(groups: list, slots, free, count, starts) -> Plan:
+    """The plan's combinations (see Plan) from its groups' keys ((signature * 7 + n) * 1024 + line)."""
+    widths, index_of, outputs, combos = [], {}, {}, []
+    for g, key in enumerate(groups):
+        line, n, signature = key % 1024, key // 1024 % 7, key // 1024 // 7
+        repeated = [(x, signature // 21**x % 21 // 3, signature // 21**x % 21 % 3) for x in range(10) if signature // 21**x % 21]
+        partial = [((1,) * (n - sum(k for _, k, _ in repeated)), ())]
+        for x, k, kind in repeated:
+            if (x, k, kind) not in index_of:
+                index_of[(x, k, kind)] = sum(len(patterns(w[1])) for w in widths)
+                widths.append((x, k, kind))
+            base = index_of[(x, k, kind)]
+            partial = [(tuple(sorted(shape + mu, reverse=True)), refs + (base + m,))
+                       for shape, refs in partial for m, mu in enumerate(patterns(k))]
+        for shape, refs in partial:
+            out = outputs.setdefault((line, shape), len(outputs))
+            combos.append((out, g, refs))
+    none = sum(len(patterns(w[1])) for w in widths)
+    combos.sort()
+    combo_out = np.array([c[0] for c in combos], np.int64)
+    return Plan(slots, free, count, starts, tuple(widths),
+                np.array([c[1] for c in combos], np.int64),
+                np.array([list(c[2]) + [none] * (3 - len(c[2])) for c in combos], np.int64).reshape(-1, 3),
+                np.searchsorted(combo_out, np.arange(len(outputs))),
+                tuple(sorted(outputs, key=outputs.get)))
 
 
 # -- each shoe -----------------------------------------------------------------------------------
@@ -299,15 +333,12 @@ def value_counts(shoe: Shoe) -> list[int]:
     return [sum(by_rank[9:])] + by_rank[:9]
 
 
-def group_sums(plan: Plan, shoe: Shoe | None) -> list:
+def group_sums(plan: Plan, shoe: Shoe | None) -> np.ndarray:
     """Each group's sum of products (the row's ways divided by ff(C[x], k[x]) for each repeated
-    value): Python integers (Fractions for the infinite deck)."""
-    if not len(plan.count):
-        return [0] * len(plan.groups)
-    if shoe is None:  # the infinite deck: value x with chance q_x / 13, over 13**6
-        factor = np.array([[4] * 8] + [[1] * 8] * 9, object).reshape(80).tolist() + [1]
-        free = [1, 13, 169]
-        kind = object
+    value): int64 while 8 N^6 < 2^63, else Python integers; the infinite deck over 13**6, value
+    x with chance q_x / 13 (q_0 = 4, else 1)."""
+    if shoe is None:
+        factor, free, kind = [4] * 8 + [1] * 72 + [1], [1, 13, 169], object
     else:
         c = value_counts(shoe)
         n = sum(c)
@@ -318,45 +349,29 @@ def group_sums(plan: Plan, shoe: Shoe | None) -> list:
     product = plan.count.astype(kind) * np.array(free, kind)[plan.free]
     for i in range(6):
         product = product * factors[plan.slots[:, i]]
-    sums = np.add.reduceat(product, plan.starts) if len(product) else product
-    sums = [int(s) for s in sums]
-    if shoe is None:
-        return [Fraction(s, 13**6) for s in sums]
-    return sums
+    return np.add.reduceat(product, plan.starts)
 
 
-def shape_tables(shoe: Shoe | None):
-    """widths(x, k, kind) -> {pattern: W_x(k, pattern)} on ``shoe`` (see the module's note;
-    the infinite deck: the chance of each pattern times (q_x / 13)**k... over the row's factor)."""
-    memo = {}
-
-    def widths(x: int, k: int, kind: int) -> dict:
-        key = (x, k, kind)
-        if key not in memo:
-            memo[key] = _widths(shoe, x, k, kind)
-        return memo[key]
-    return widths
-
-
-def _widths(shoe: Shoe | None, x: int, k: int, kind: int) -> dict:
+def shape_widths(shoe: Shoe | None, x: int, k: int, kind: int) -> list:
+    """W_x(k, pattern) for each pattern of ``k`` (overlay.patterns) on ``shoe``; the infinite
+    deck: each card any identity of the value at random (with replacement), times q_x**k."""
     ranks = [r for r in range(13) if VALUES[r] == x]
-    drawn = math.perm if shoe is not None else (lambda c, b: c**b)  # the infinite deck: with replacement
+    drawn = math.perm if shoe is not None else (lambda c, b: c**b)
     identities = [list(shoe.counts[r]) for r in ranks] if shoe is not None else [[1] * 4 for _ in ranks]
     flat = [c for suits in identities for c in suits]
     if kind != PLAIN:  # two cards of one value: one rank (alike or two suits), or two ranks
         alike = sum(drawn(c, 2) for c in flat)
-        same_rank = sum(drawn(s, 2) for s in map(sum, identities))
-        everything = drawn(sum(flat), 2)
-        out = {(2,): alike, (1, 1): same_rank - alike} if kind == PAIR else {(2,): 0, (1, 1): everything - same_rank}
+        same_rank = sum(drawn(t, 2) for t in map(sum, identities))
+        out = [alike, same_rank - alike] if kind == PAIR else [0, drawn(sum(flat), 2) - same_rank]
     else:
         out = plain_widths(tuple(flat), k, drawn)
-    if shoe is None:  # chances of the patterns (each card one of the value's identities at random) times (q_x)**k
+    if shoe is None:  # over the common 13**6: the chance of the pattern times q_x**k (q_0 = 4)
         q = 4 if x == 0 else 1
-        out = {mu: Fraction(w * q**k, len(flat) ** k) for mu, w in out.items()}
+        return [Fraction(w * q**k, len(flat) ** k) for w in out]
     return out
 
 
-def plain_widths(flat: tuple, k: int, drawn=math.perm) -> dict:
+def plain_widths(flat: tuple, k: int, drawn=math.perm) -> list:
     """W(k, pattern) for identities with counts ``flat`` (the module's generating function)."""
     poly = {(): 1}  # pattern (sorted block sizes) -> coefficient
     for c in flat:
@@ -370,11 +385,10 @@ def plain_widths(flat: tuple, k: int, drawn=math.perm) -> dict:
                 key = tuple(sorted(shape + (b,), reverse=True))
                 grown[key] = grown.get(key, 0) + coefficient * ways
         poly = grown
-    out = {}
+    out = []
     for shape in patterns(k):
-        coefficient = poly.get(shape, 0)
         orders = math.factorial(k)
         for b in shape:
             orders //= math.factorial(b)
-        out[shape] = coefficient * orders
+        out.append(poly.get(shape, 0) * orders)
     return out
