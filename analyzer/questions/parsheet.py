@@ -24,7 +24,9 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ..base.numbers import decimal
 from ..bets.bet import BetResult
+from ..bets.overlay import pattern_words
 
 LEVELS = (Fraction(90, 100), Fraction(95, 100), Fraction(99, 100))  # confidence levels of the ranges
 HANDS = (100, 1_000, 10_000, 100_000, 1_000_000)  # session lengths of the ranges
@@ -63,11 +65,35 @@ def return_table(result: BetResult) -> list[ReturnRow]:
     True
     """
     bet = result.bet
+    if bet.overlaid:
+        return overlaid_table(result)
     counted = bet.series is None
     rows = [ReturnRow(ln.label, bet.net(ln), c if counted else None, p)
             for ln, c, p in zip(bet.lines, result.sequences, result.line_probabilities)]
     lost = result.total - sum(result.sequences)
     return rows + [ReturnRow(LOSES, Fraction(-1), lost if counted else None, Fraction(lost, result.total))]
+
+
+def overlaid_table(result: BetResult) -> list[ReturnRow]:
+    """A bet with a fee or multipliers: each row's pays less the fee (paid whatever the result), a
+    multiplied line a row per pattern of its counted cards at its average multiplier (the
+    counts are of card sequences; the multipliers are averaged within the row)."""
+    bet, fee, total = result.bet, result.bet.fee, result.total
+    patterns = getattr(result, "patterns", ())
+    multiplied = set(bet.multipliers.multiplied(bet)) if bet.multipliers is not None else set()
+    rows = []
+    for i, (ln, c) in enumerate(zip(bet.lines, result.sequences)):
+        if i not in multiplied:
+            rows.append(ReturnRow(ln.label, bet.net(ln) - fee, c, Fraction(c, total)))
+            continue
+        for j, pattern, count in patterns:
+            if j == i:
+                mean = bet.multipliers.mean(pattern)
+                words = f" · {pattern_words(pattern)}" if pattern else " · spot"
+                rows.append(ReturnRow(f"{ln.label}{words} (×{decimal(mean, 4)})", bet.net(ln) * mean - fee,
+                                      count if isinstance(count, int) else None, Fraction(count) / total))
+    lost = total - sum(result.sequences)
+    return rows + [ReturnRow(LOSES, Fraction(-1) - fee, lost, Fraction(lost, total))]
 
 
 # Volatility ---------------------------------------------------------------------------------
@@ -94,11 +120,36 @@ def moments(result: BetResult) -> tuple[Fraction, Fraction, Fraction]:
     >>> mean == evaluate(coin, enumerate_coup(Shoe.decks(8))).ev
     True
     """
+    if getattr(result, "patterns", None) is not None:
+        return multiplied_moments(result)
     rows = return_table(result)
     mean = sum((r.probability * r.pays for r in rows), Fraction(0))
     var = sum((r.probability * (r.pays - mean) ** 2 for r in rows), Fraction(0))
     third = sum((r.probability * (r.pays - mean) ** 3 for r in rows), Fraction(0))
     return mean, var, third
+
+
+def multiplied_moments(result: BetResult) -> tuple[Fraction, Fraction, Fraction]:
+    """:func:`moments` of a multiplied bet: E[X**j] of X = net M on a multiplied line (E[M**j] by
+    its pattern, overlay.Multipliers.mean), net elsewhere, -1 lost; the fee shifts the mean alone."""
+    bet, total, table = result.bet, result.total, result.bet.multipliers
+    multiplied = set(table.multiplied(bet))
+    raw = [Fraction(0)] * 4
+    for i, (ln, c) in enumerate(zip(bet.lines, result.sequences)):
+        if i not in multiplied:
+            for j in range(4):
+                raw[j] += Fraction(c, total) * Fraction(bet.net(ln)) ** j
+    for i, pattern, count in result.patterns:
+        p, net = Fraction(count) / total, Fraction(bet.net(bet.lines[i]))
+        for j in range(4):
+            raw[j] += p * net**j * table.mean(pattern, j) if j else p
+    lost = Fraction(total - sum(result.sequences), total)
+    for j in range(4):
+        raw[j] += lost * (-1) ** j
+    m1 = raw[1]
+    var = raw[2] - m1 * m1
+    third = raw[3] - 3 * m1 * raw[2] + 2 * m1**3
+    return m1 - bet.fee, var, third
 
 
 def skewness(result: BetResult) -> float:
@@ -195,7 +246,7 @@ def outcomes(result: BetResult) -> tuple[int, list[int], list[Fraction]]:
 def exact_cost(result: BetResult, n: int) -> int:
     """Array cells the session distribution takes to build: n steps over a support growing to
     n x (highest - lowest) + 1, once per outcome."""
-    if not result.bet.numeric:
+    if not result.bet.numeric or result.bet.multipliers is not None:  # a multiplied win has many values
         return math.inf
     scale, values, _ = outcomes(result)
     return n * (n * (max(values) - min(values)) + 1) * len(values) // 2

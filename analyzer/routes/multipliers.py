@@ -105,8 +105,8 @@ def counted_patterns(bet, shoe: Shoe | None, tableau: Tableau, knowledge: Knowle
     counts = np.add.reduceat(values, plan.combo_starts)
     if shoe is None:
         counts = [Fraction(c) / 13**6 for c in counts]
-    return tuple((line, pattern, int(c) if shoe is not None else c)
-                 for (line, pattern), c in zip(plan.outputs, counts) if c)
+    found = [(line, pattern, int(c) if shoe is not None else c) for (line, pattern), c in zip(plan.outputs, counts) if c]
+    return tuple(sorted(found, key=lambda f: (f[0], sum(f[1]), -patterns(sum(f[1])).index(f[1]))))
 
 
 def value_knowledge(knowledge: Knowledge, bet_id: str) -> tuple:

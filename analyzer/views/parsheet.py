@@ -43,7 +43,10 @@ def returns(rules: RuleSet, shoe: Shoe, knowledge: Knowledge = NOTHING) -> View:
     return View(
         title=(f"Return tables: rules {rules.name}; shoe {shoe.describe()}{given(knowledge)}\n"
                "pays: units won per unit bet (commission paid; -1: the bet loses); return = pays x probability; "
-               "the total's return is the EV" + model_note(rules.bets)),
+               "the total's return is the EV" + model_note(rules.bets)
+               + ("\nA bet with a fee: each row's pays less the fee, paid whatever the result. A multiplied line: a row "
+                  "per pattern of its counted cards (how many are the same card), paid at its average multiplier"
+                  if any(bet.overlaid for bet in rules.bets) else "")),
         columns=RETURN_COLUMNS,
         rows=rows,
         data={"rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge), "total": dist.total, "bets": bets},
