@@ -9,6 +9,7 @@ import math
 import random
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -229,7 +230,7 @@ def test_no_multiplier_is_the_plain_bet_less_its_fee(table):
 
 # -- Monte Carlo on 8 decks, the studio's example table -------------------------------------------
 
-EXAMPLE = parse_rules('''name = "mc"
+EXAMPLE_TEXT = '''name = "mc"
 description = "the example table"
 [[bets]]
 id = "player"
@@ -247,7 +248,8 @@ lines = [{ label = "Tie", when = { winner = "tie" }, pays = 5 }]
 cards = "all"
 count = { 1 = "1/5", 2 = "1/5", 3 = "1/5", 4 = "1/5", 5 = "1/5" }
 value = { 2 = "7/20", 3 = "3/10", 4 = "1/5", 5 = "1/10", 8 = "1/20" }
-''')
+'''
+EXAMPLE = parse_rules(EXAMPLE_TEXT)
 
 
 def test_the_patterns_against_monte_carlo_on_8_decks():
@@ -330,3 +332,62 @@ def test_the_infinite_deck_is_the_limit_of_large_shoes():
             assert sum(c for i, _, c in result.patterns if i == line) == counts[line]
         large = evaluate(bet, enumerate_coup(Shoe.decks(2000), rules.tableau)).ev
         assert abs(float(result.ev - large)) < 1e-3, bet.id
+
+
+# -- the table that hits a target ---------------------------------------------------------------
+
+
+def solved(path, *args):
+    result = CliRunner().invoke(cli, ["solve", "--rules", str(path), "--format", "json", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_solve_round_trip_a_rational_fee_and_count(tmp_path):
+    """The fee and the chance of a count of cards (both enter the EV linearly) solved exactly,
+    written back into the file: `edge` then gives the target return to the last digit."""
+    path = tmp_path / "r.toml"
+    path.write_text(EXAMPLE_TEXT)
+    fee = Fraction(solved(path, "--bet", "player", "--vary", "fee", "--rtp", "98.76")["value"])
+    chance = Fraction(solved(path, "--bet", "player", "--vary", "count.5", "--rtp", "98.76")["value"])
+    assert fee.denominator > 1 and chance.denominator > 1
+    again = tmp_path / "again.toml"
+    scaled = ", ".join(f'{k} = "{chance if k == 5 else (1 - chance) / 4}"' for k in range(1, 6))
+    again.write_text(EXAMPLE_TEXT.replace('count = { 1 = "1/5", 2 = "1/5", 3 = "1/5", 4 = "1/5", 5 = "1/5" }',
+                                          f"count = {{ {scaled} }}", 1))
+    for rules, in_file in ((again, None), (path, fee)):
+        text = Path(rules).read_text()
+        if in_file is not None:
+            text = text.replace('fee = "20%"', f'fee = "{in_file}"', 1)
+            Path(rules).write_text(text)
+        row = [r for r in json.loads(CliRunner().invoke(cli, ["edge", "--rules", str(rules), "--format", "json"]).stdout)["bets"]
+               if r["bet"] == "player"][0]
+        assert Fraction(row["rtp"]) == Fraction(9876, 10000)
+
+
+def test_solve_an_irrational_chance_is_said_so_and_brackets_the_target(tmp_path):
+    path = tmp_path / "r.toml"
+    path.write_text(EXAMPLE_TEXT)
+    found = solved(path, "--bet", "player", "--vary", "value.8", "--rtp", "98.76")
+    assert found["exact"] is False and found["value"] is None
+    p = Fraction(found["decimal"])
+    rules = parse_rules(EXAMPLE_TEXT)
+    from analyzer.questions.targets import with_chance
+
+    def rtp(q):
+        bet = with_chance(rules.bet("player"), "value", Fraction(8), q)
+        result = analyse(rules.__class__(rules.name, "", (bet,)), Shoe.decks(8))[0]
+        return (1 + bet.fee + result.ev) / (1 + bet.fee)
+
+    step = Fraction(1, 10**19)
+    assert rtp(p - step) < Fraction(9876, 10000) < rtp(p + step)  # the root lies within the last digit shown
+
+
+def test_solve_says_plainly_where_no_table_does_it(tmp_path):
+    path = tmp_path / "r.toml"
+    path.write_text(EXAMPLE_TEXT)
+    result = CliRunner().invoke(cli, ["solve", "--rules", str(path), "--bet", "player", "--vary", "value.8", "--rtp", "150"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: no chance from 0 to 1 does it: the return goes from ")
+    result = CliRunner().invoke(cli, ["solve", "--rules", str(path), "--bet", "player", "--vary", "value.7", "--rtp", "98"])
+    assert "its value table has no entry 7 (entries: value.2, value.3, value.4, value.5, value.8)" in result.stderr

@@ -171,26 +171,34 @@ def cache_clear():
               help="Rule set holding the bet.")
 @click.option("--bet", "bet_id", required=True, metavar="ID", help="The bet whose payout or commission to find.")
 @click.option("--vary", metavar="LINE", help="What to solve for: a pay line (label or number from 1) or "
-              "'commission'. Default: the bet's one payout symbol, or its only pay line.")
+              "'commission'; for a bet with a fee or multipliers 'fee', or one chance of its multiplier table "
+              "('value.8': the chance of x8, the others scaled; 'count.3': of 3 cards drawn). Default: the bet's one "
+              "payout symbol, or its only pay line.")
 @click.option("--edge", "edge_pct", metavar="PERCENT",
               help="Target house edge in per cent (exact decimal, e.g. 1.2351); default 0, break-even.")
 @click.option("--match", metavar="ID", help="Instead of --edge, make the house edge equal this bet's.")
+@click.option("--rtp", "rtp_pct", metavar="PERCENT",
+              help="Instead of --edge, a target return to player in per cent of stake and fee (e.g. 98.76).")
 @shoe_options("Number of 52-card decks in the shoe (default 8).")
 @known_option
 @output_options
 @domain_errors
-def solve(rules, bet_id, vary, edge_pct, match, decks, remove, shoe_file, known, fmt, exact):
-    """Find, exactly, the payout or commission that gives a bet a target house edge.
+def solve(rules, bet_id, vary, edge_pct, match, rtp_pct, decks, remove, shoe_file, known, fmt, exact):
+    """Find, exactly, the payout, commission, fee or multiplier chance that gives a bet a target.
 
     Examples: the Tie payout that breaks even (--bet tie); the commission that makes Banker's
-    edge equal Player's (--bet banker --vary commission --match player).
+    edge equal Player's (--bet banker --vary commission --match player); the chance of x8 that
+    gives a lightning Player 98.76% (--rules lightning --bet player --vary value.8 --rtp 98.76).
     """
-    if edge_pct is not None and match is not None:
-        raise click.ClickException("give --edge or --match, not both")
+    if sum(x is not None for x in (edge_pct, match, rtp_pct)) > 1:
+        raise click.ClickException("give one of --edge, --match and --rtp")
     knowledge = known_cards.Knowledge.parse(known)
     shoe = cards.make_shoe(decks, remove, shoe_file)
     target = cards.parse_percent("0" if edge_pct is None else edge_pct)
-    emit(views.solve.solve(checked_rules(rules), shoe, bet_id, vary, target, match, knowledge), fmt, exact)
+    rtp = None if rtp_pct is None else cards.parse_percent(rtp_pct)
+    if rtp is not None and not 0 < rtp:
+        raise click.ClickException(f"--rtp: a return to player is above 0% (got {rtp_pct})")
+    emit(views.solve.solve(checked_rules(rules), shoe, bet_id, vary, target, match, knowledge, rtp), fmt, exact)
 
 
 @cli.command(context_settings=CONTEXT)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from decimal import Decimal
 from fractions import Fraction
 
 from ..bets import symbolic
@@ -11,16 +13,26 @@ from ..game.cards import Shoe
 from ..game.engine import enumerate_coup
 from ..base.errors import BaccaratError
 from ..game.knowledge import NOTHING, Knowledge
-from ..render import Column, View, is_number, percent
+from ..bets.overlay import number
+from ..questions import targets
+from ..render import Column, View, decimal, is_number, percent, percent_text
 from . import given, known_data, shoe_data
 
 
 def solve(rules: RuleSet, shoe: Shoe, bet_id: str, vary: str | None, target_edge, match: str | None,
-          knowledge: Knowledge = NOTHING) -> View:
+          knowledge: Knowledge = NOTHING, rtp=None) -> View:
     """The payout or commission of a bet that gives it a target house edge (default 0: break even),
-    or the house edge of another bet (``match``), given ``knowledge`` of the coup's cards."""
+    or the house edge of another bet (``match``), or a return to player on stake and fee
+    (``rtp``), given ``knowledge`` of the coup's cards; for a bet with a fee or multipliers, its
+    fee or one chance of its multiplier table (targets.py)."""
     bet = rules.bet(bet_id)
     dist = enumerate_coup(shoe, rules.tableau, knowledge)
+    if bet.multipliers is not None or vary == "fee":
+        target = ("rtp", rtp) if rtp is not None else ("edge", target_edge if match is None
+                                                           else evaluate(rules.bet(match), dist).house_edge)
+        return overlay_solve(rules, shoe, bet, vary, target, evaluate(bet, dist), knowledge)
+    if rtp is not None:  # the house edge per unit staked that gives this return on stake and fee
+        target_edge = (1 + bet.fee) * (1 - rtp)
     varied, x, what = symbolic.unknown(bet, vary)
     ev = evaluate(varied, dist).ev
     target = target_edge if match is None else evaluate(rules.bet(match), dist).house_edge
@@ -37,6 +49,61 @@ def solve(rules: RuleSet, shoe: Shoe, bet_id: str, vary: str | None, target_edge
         rows=[row],
         data={"rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge), **row},
     )
+
+
+def overlay_solve(rules: RuleSet, shoe: Shoe, bet, vary: str | None, target: tuple, result, knowledge) -> View:
+    """The fee (``vary`` "fee") or the chance of one entry of the multiplier table (``value.8``,
+    ``count.3``) that gives ``target`` (("edge", E) or ("rtp", R)): exact where a fraction does
+    it, else to 20 digits, said so."""
+    goal = f"a house edge of {percent(target[1])}" if target[0] == "edge" else f"a return to player of {percent(target[1])}"
+    if vary is None:
+        raise BaccaratError("say what to solve for with {vary}: fee, or a chance of the multiplier table (value.8, count.3)",
+                            names=("vary",))
+    if vary == "fee":
+        value = targets.solve_fee(result, target)
+        varied = replace(bet, fee=value)
+        row = {"question": f"{bet.name}: the fee for {goal}", "value": value, "decimal": decimal(value, 20), "exact": True}
+    else:
+        part, key = targets.varied_entry(bet, vary)
+        found = targets.solve_chance(result, part, key, target)
+        varied, value = found["bet"], found["value"]
+        what = f"the chance of ×{number(key)}" if part == "value" else f"the chance of {number(key)} cards drawn"
+        row = {"question": f"{bet.name}: {what} for {goal} (the others scaled)", "value": value if found["exact"] else None,
+               "decimal": found["decimal"], "exact": found["exact"]}
+    from ..bets.overlay import MultipliedResult
+
+    check = (MultipliedResult(varied, result.sequences, result.total, result.patterns) if varied.multipliers is not None
+             else replace(result, bet=varied))
+    table = varied.multipliers
+    row |= {"bet": bet.id, "vary": vary, "house_edge": check.house_edge,
+            "rtp": (1 + varied.fee + check.ev) / (1 + varied.fee), "fee": varied.fee,
+            "shown": shown(row["value"], vary == "fee") if row["exact"] else
+            f"{row['decimal']} (irrational: no fraction gives it exactly)"}
+    data_table = {} if table is None else {
+        "value": [{"multiplier": m, "chance": p} for m, p in table.value],
+        "count": [{"cards": k, "chance": p} for k, p in table.count]}
+    note = "" if row["exact"] else "\nNo fraction gives the target exactly: the chance is shown to 20 digits, and the figures beside it are at that decimal."
+    return View(
+        title=f"Solve on {shoe.describe()}, rules {rules.name}: {bet.name}{given(knowledge)}{note}",
+        columns=[Column("question", "question"), Column("shown", "value"),
+                 Column("house_edge", "house edge", "percent"), Column("rtp", "return to player", "percent")],
+        rows=[row],
+        data={"rules": rules.name, "shoe": shoe_data(shoe), **known_data(knowledge), **row, "table": data_table},
+    )
+
+
+def shown(value: Fraction, is_fee: bool) -> str:
+    """An exact solution as read: a fee in per cent, a chance as a decimal, each with its
+    fraction where the decimal is not the whole of it.
+
+    >>> shown(Fraction(1, 5), True), shown(Fraction(1, 3), False)
+    ('20%', '0.333333333333 (exactly 1/3)')
+    """
+    text = percent_text(value) if is_fee and (value * 10**8).denominator == 1 else None
+    if text:
+        return text
+    whole = decimal(value * 100 if is_fee else value, 12) + ("%" if is_fee else "")
+    return whole if Fraction(Decimal(whole.rstrip("%"))) == (value * 100 if is_fee else value) else f"{whole} (exactly {value})"
 
 
 METER_SHARES = (Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4))  # of the break-even meter
