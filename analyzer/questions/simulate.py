@@ -48,6 +48,7 @@ from ..routes import batch
 from ..routes.batch import check_shoe_by_shoe, compile_rules, evaluate_many, plan_of
 from ..bets.bet import RuleSet
 from ..routes.counts import evaluate
+from ..routes.multipliers import pair_hand
 from ..bets.conditions import settled_masks
 from ..game.cards import Shoe
 from ..game.engine import cells, enumerate_coup
@@ -209,6 +210,56 @@ def payoffs(rules: RuleSet, kinds: np.ndarray) -> np.ndarray:
             for settled, ln in zip(settled_masks(bet.conditions, fields), bet.lines):
                 table[settled, b] = float(bet.net(ln))
     return table
+
+
+def drawn_overlays(rules: RuleSet, kinds: np.ndarray, paid: np.ndarray, rng) -> None:
+    """Pay ``paid`` [coup, bet] as a studio does: each multiplied win times the multipliers drawn
+    for its coup (overlay.py: K identities of 52 without replacement, each with its multiplier,
+    every counted card of a drawn identity multiplying), and each bet's fee taken on every coup."""
+    fields = None
+    for b, bet in enumerate(rules.bets):
+        table = bet.multipliers
+        if table is not None:
+            fields = coup_fields(kinds) if fields is None else fields
+            settled = np.full(len(kinds), -1)
+            for j, hit in enumerate(settled_masks(bet.conditions, fields)):
+                settled[hit] = j
+            won = np.isin(settled, table.multiplied(bet))
+            paid[won, b] *= drawn_multipliers(table, bet.conditions, kinds[won], fields["winner"][won], rng)
+        paid[:, b] -= float(bet.fee)
+
+
+def drawn_multipliers(table, conditions: tuple, kinds: np.ndarray, winner: np.ndarray, rng) -> np.ndarray:
+    """[coup] the product of the multipliers drawn for each coup over its counted cards."""
+    n = len(kinds)
+    values = np.array([float(m) for m, _ in table.value])
+    chances = np.array([float(p) for _, p in table.value])
+    if table.spot:
+        return values[rng.choice(len(values), size=n, p=chances)]
+    ks = np.array([k for k, _ in table.count])
+    drawn_count = ks[rng.choice(len(ks), size=n, p=np.array([float(p) for _, p in table.count]))]
+    order = np.argsort(rng.random((n, 52)), 1)  # a random order of the 52 identities: the first K are drawn
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(52)[None, :], 1)
+    multiplier = np.where(rank < drawn_count[:, None], values[rng.choice(len(values), size=(n, 52), p=chances)], 1.0)
+    counted = counted_places(table.cards, conditions, kinds, winner)
+    factor = np.where(counted, multiplier[np.arange(n)[:, None], np.maximum(kinds, 0)], 1.0)
+    return factor.prod(1)
+
+
+def counted_places(cards, conditions: tuple, kinds: np.ndarray, winner: np.ndarray) -> np.ndarray:
+    """[coup, place] (PLACES order) the cards a multiplier counts (overlay.CARD_MODES)."""
+    dealt = kinds >= 0
+    player = np.array([place.startswith("player") for place in PLACES])[None, :] & dealt
+    banker = np.array([place.startswith("banker") for place in PLACES])[None, :] & dealt
+    if cards == "all":
+        return player | banker
+    if cards == "winner":
+        return np.where(winner[:, None] > 0, player, np.where(winner[:, None] < 0, banker, player | banker))
+    if cards == "pair":
+        hand = pair_hand(conditions)
+        return np.array([place in (f"{hand}_1", f"{hand}_2") for place in PLACES])[None, :].repeat(len(kinds), 0)
+    return np.array([place in cards for place in PLACES])[None, :] & dealt
 
 
 def followed(bet, shoe: np.ndarray, fields: dict) -> np.ndarray:
@@ -399,6 +450,8 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
     batch = evaluate_many(rules, remaining_counts(cards, coups))
     positive, ev = batch.signs_and_floats(exact_near=EV_EDGES)  # each EV in the bin of its nearest float
     paid = payoffs(rules, coups.kinds)
+    if any(bet.overlaid for bet in rules.bets):
+        drawn_overlays(rules, coups.kinds, paid, np.random.default_rng([seed, first, 56]))
     sums = np.zeros((len(rules.bets), 5))
     across = [b for b, bet in enumerate(rules.bets) if bet.series is not None]
     allowed = np.ones(paid.shape, bool)  # where each bet may be placed: a bet across coups only as its rules say
@@ -415,6 +468,11 @@ def run_chunk(rules: RuleSet, deal: Deal, seed: int, first: int, shoes: int, cou
             placing = allowed[:, b] = placed(bet, coups.shoe, fields)
             bets_s = per_shoe(placing[:, None].astype(float), coups.shoe, shoes)[:, 0]
             paid_s = per_shoe(np.where(placing, paid[:, b], 0.0)[:, None], coups.shoe, shoes)[:, 0]
+            sums[b] = [bets_s.sum(), paid_s.sum(), (paid_s**2).sum(), (bets_s**2).sum(), (paid_s * bets_s).sum()]
+    for b, bet in enumerate(rules.bets):  # a multiplied bet placed at every coup: its return on real shoes
+        if bet.multipliers is not None:
+            bets_s = per_shoe(np.ones((len(paid), 1)), coups.shoe, shoes)[:, 0]
+            paid_s = per_shoe(paid[:, b:b + 1], coups.shoe, shoes)[:, 0]
             sums[b] = [bets_s.sum(), paid_s.sum(), (paid_s**2).sum(), (bets_s**2).sum(), (paid_s * bets_s).sum()]
     positive &= allowed  # the perfect bettor bets where the EV is positive and the bet may be placed
     ev_bet = np.where(positive, ev, 0.0)  # what the perfect bettor expects at each coup
@@ -638,7 +696,7 @@ def summaries(sim: Simulation) -> list[BetSummary]:
         win, win_se = mean_and_se(t.win[b], t.win2[b], t.shoes)
         realized, realized_se = mean_and_se(t.realized[b], t.realized2[b], t.shoes)
         across = {}
-        if bet.series is not None:
+        if bet.series is not None or bet.multipliers is not None:
             if full is None:
                 full = enumerate_coup(Shoe.decks(sim.deal.decks), sim.rules.tableau)
             ratio, low, high = ratio_and_interval(t.placed[b], t.shoes)

@@ -30,6 +30,9 @@ def simulation(sim) -> View:
         title += ("\nbets across coups (placed/shoe > 0): placed one unit wherever their rules allow and followed "
                   "through the coups (into the next shoe where their rules say so); return/bet = what they won per unit on these real shoes, with its 95% "
                   "interval; independent = exact EV for independent coups, each from the full shoe")
+        if any(bet.multipliers is not None for bet in sim.rules.bets):
+            title += ("\nmultiplied bets: placed at every coup, the multipliers drawn for each as a studio draws them, the "
+                      "fee paid; independent = their exact EV on the full shoe")
         for row in rows:
             if row.get("return_low") is not None:
                 row["interval"] = f"{100 * row['return_low']:.2f}% to {100 * row['return_high']:.2f}%"
