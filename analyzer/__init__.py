@@ -14,7 +14,7 @@ from .base.lazy import exports
 
 __version__ = "0.1.0"
 
-BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog")  # rules/*.toml
+BUILT_IN = ("standard", "commission-4", "tie-9", "no-commission", "ez", "banker-stands-on-6", "catalog", "lightning")  # rules/*.toml
 
 __getattr__, __dir__, __all__ = exports(__name__, {
     "questions.analysis": ("analyse", "enumerated", "records"),

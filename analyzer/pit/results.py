@@ -32,7 +32,9 @@ enumerated together, that coup's variance is replaced by an exact upper bound, k
 
 Wagers on a coup not dealt yet are set aside (``pending``), and so are those on a bet across
 coups whose shoe is still in play (``unsettled``: the coups that settle them are to come) or
-placed where its rules close it (``closed``: such a wager is refused by a review, taken by a pit);
+placed where its rules close it (``closed``: such a wager is refused by a review, taken by a pit),
+and those on a bet with multipliers (``multiplied``: what it won rides on the multipliers drawn for
+its coup, which the pit does not keep; its exact EV is on every screen all the same);
 a voided coup's wagers ride on the coup dealt in its place, as in game protection
 (protect.on_standing_coups).
 """
@@ -66,6 +68,7 @@ class Results:
     pending: int = 0  # wagers on coups not dealt yet, set aside
     unsettled: int = 0  # wagers on bets across coups in a shoe still in play, not settled yet: set aside
     closed: int = 0  # wagers on a bet across coups before a coup its rules let it be placed at: set aside
+    multiplied: int = 0  # wagers on a bet with multipliers: set aside, the multipliers drawn are not kept
     rules: str = ""
     bets: dict = field(default_factory=dict)  # bet -> [wagers, handle, win, theoretical]
 
@@ -89,7 +92,7 @@ class Results:
 
     def add(self, other: Results) -> None:
         for name in ("wagers", "coups", "handle", "win", "theoretical", "variance", "bounded", "outside", "pending",
-                     "unsettled", "closed"):
+                     "unsettled", "closed", "multiplied"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for bet, figures in other.bets.items():
             mine = self.bets.setdefault(bet, [0, Fraction(0), Fraction(0), Fraction(0)])
@@ -104,7 +107,7 @@ class Results:
                 "theoretical_hold": self.theoretical_hold, "difference": self.win - self.theoretical,
                 "variance": self.variance, "sd": f"{self.sd:.2f}",
                 "z": None if self.z is None else f"{self.z:.2f}", "bounded": self.bounded, "outside": self.outside,
-                "pending": self.pending, "unsettled": self.unsettled, "closed": self.closed,
+                "pending": self.pending, "unsettled": self.unsettled, "closed": self.closed, "multiplied": self.multiplied,
                 "bets": [{"bet": bet, "wagers": n, "handle": handle, "win": win, "theoretical": theo}
                          for bet, (n, handle, win, theo) in sorted(self.bets.items())]}
 
@@ -139,6 +142,8 @@ def coup_variance(rules, before, amounts: dict) -> tuple[Fraction, Fraction, boo
 
     bets = [rules.bet(b) for b in amounts]
     needs = union(b.needs for b in bets)
+    if any(b.multipliers is not None for b in bets):  # their nets ride on multipliers: each bet's own law
+        return bounded(rules, before, amounts)
     try:
         if needs.cards:
             detail = Detail.of(needs)
@@ -164,7 +169,8 @@ def coup_variance(rules, before, amounts: dict) -> tuple[Fraction, Fraction, boo
     first = sum(w * c for w, c in zip(whole, counts))
     second = sum(w * w * c for w, c in zip(whole, counts))
     total = dist.total
-    return Fraction(first, scale * total), Fraction(second * total - first * first, (scale * total) ** 2), True
+    fees = sum((Fraction(amounts[b.id]) * b.fee for b in bets), Fraction(0))  # paid whatever the result: the mean alone
+    return Fraction(first, scale * total) - fees, Fraction(second * total - first * first, (scale * total) ** 2), True
 
 
 def bounded(rules, before, amounts: dict) -> tuple[Fraction, Fraction, bool]:
@@ -354,6 +360,9 @@ def table_of_coups(done: Results, wagers: list, figures: dict, rules, table: str
         coup = figures[key]
         amounts, counts = defaultdict(int), defaultdict(int)
         for w in coup_wagers:
+            if rules.bet(w.bet).multipliers is not None:  # what it won rides on multipliers the pit does not keep
+                done.multiplied += 1
+                continue
             if w.bet in coup.closed:  # a bet across coups its rules do not let be placed here (the pit took it)
                 done.closed += 1
                 continue

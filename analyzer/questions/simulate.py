@@ -342,9 +342,10 @@ def settled_lines(rules: RuleSet, kinds: np.ndarray, shoe: np.ndarray) -> np.nda
 
 
 def exact_nets(rules: RuleSet, lines: np.ndarray) -> list[list[Fraction]]:
-    """[coup][bet] the exact units won per unit staked, for :func:`settled_lines`' lines."""
-    nets = [{-1: Fraction(-1), PUSHED: Fraction(0), **{j: Fraction(bet.net(ln)) for j, ln in enumerate(bet.lines)}}
-            for bet in rules.bets]
+    """[coup][bet] the exact units won per unit staked, for :func:`settled_lines`' lines (a bet
+    with multipliers at its payout: what they add is not known from the cards)."""
+    nets = [{-1: Fraction(-1) - bet.fee, PUSHED: -bet.fee, **{j: Fraction(bet.net(ln)) - bet.fee for j, ln in enumerate(bet.lines)}}
+            for bet in rules.bets]  # a fee is paid whatever the result
     return [[nets[b][j] for b, j in enumerate(row)] for row in lines.tolist()]
 
 

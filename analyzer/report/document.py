@@ -233,13 +233,13 @@ def titled(view: View, title: str) -> View:
 
 def compared_rules(rules, shoe: Shoe) -> list[tuple]:
     """(label, rules, shoe) for the comparison: the report's rule sets, then each built-in rule
-    set (but the catalogue) not among them, labelled "(built-in)" where a name is taken.
+    set (but the catalogue and the live studio's game) not among them, labelled "(built-in)" where a name is taken.
 
     >>> [label for label, _, _ in compared_rules([get_rules("ez")], Shoe.decks(8))]
     ['ez', 'standard', 'commission-4', 'tie-9', 'no-commission', 'banker-stands-on-6']
     """
     names = {r.name for r in rules}
-    built_in = [get_rules(n) for n in BUILT_IN if n != "catalog"]
+    built_in = [get_rules(n) for n in BUILT_IN if n not in ("catalog", "lightning")]  # other games
     return [(r.name, r, shoe) for r in rules] + [
         (f"{r.name} (built-in)" if r.name in names else r.name, r, shoe) for r in built_in if r not in rules]
 

@@ -3,6 +3,8 @@ on the shoe in play."""
 
 from __future__ import annotations
 
+from fractions import Fraction  # noqa: F401  (the doctests')
+
 from ..questions.analysis import analyse, bet_row, is_positive  # noqa: F401  (is_positive: read here by the replay's view)
 from ..bets.bet import INDEPENDENT, RuleSet
 from ..routes.counts import evaluate
@@ -38,11 +40,20 @@ def overlay_note(rows: list[dict]) -> str:
         if "multipliers" in row:
             chance = row["largest_chance"]
             parts += [row["multipliers"],
-                      f"largest payout {payout_text(row['largest_payout'])}"
-                      + (f" (1 in {decimal(1 / chance, 0)} coups)" if chance else ""),
+                      f"largest payout {largest_text(row['largest_payout'])}"
+                      + (f" (1 in {round(1 / chance):,} coups)" if chance else ""),
                       f"multiplied wins pay {percent(row['multiplied_share'])} of the winnings"]
         notes.append(f"\n{row['name']}: " + "; ".join(parts))
     return "".join(notes) + ("\n(house edge: per unit staked, the fee counted)" if notes else "")
+
+
+def largest_text(pays) -> str:
+    """A largest payout as read: ``512:1``, ``486.4:1``.
+
+    >>> largest_text(Fraction(2432, 5)), largest_text(Fraction(512))
+    ('486.4:1', '512:1')
+    """
+    return payout_text(pays) if pays.denominator == 1 else f"{decimal(pays, 4).rstrip('0').rstrip('.')}:1"
 
 
 EDGE_COLUMNS = [

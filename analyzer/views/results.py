@@ -47,6 +47,9 @@ def results_table(results: list[Results], since: str | None = None, until: str |
     unsettled = sum(r.unsettled for r in results if r.table)
     if unsettled:
         notes.append(f"{unsettled:,} wagers on bets across coups set aside until their shoe is over")
+    multiplied = sum(r.multiplied for r in results if r.table)
+    if multiplied:
+        notes.append(f"{multiplied:,} wagers on bets with multipliers set aside: the multipliers drawn are not kept")
     closed = sum(r.closed for r in results if r.table)
     if closed:
         notes.append(f"{closed:,} wagers on bets across coups set aside: placed where their rules close them")
