@@ -3,8 +3,6 @@ on the shoe in play."""
 
 from __future__ import annotations
 
-from fractions import Fraction  # noqa: F401  (the doctests')
-
 from ..questions.analysis import analyse, bet_row, is_positive  # noqa: F401  (is_positive: read here by the replay's view)
 from ..bets.bet import INDEPENDENT, RuleSet
 from ..routes.counts import evaluate
@@ -50,10 +48,13 @@ def overlay_note(rows: list[dict]) -> str:
 def largest_text(pays) -> str:
     """A largest payout as read: ``512:1``, ``486.4:1``.
 
+    >>> from fractions import Fraction
     >>> largest_text(Fraction(2432, 5)), largest_text(Fraction(512))
     ('486.4:1', '512:1')
+    >>> largest_text(Fraction(1310720))
+    '1,310,720:1'
     """
-    return payout_text(pays) if pays.denominator == 1 else f"{decimal(pays, 4).rstrip('0').rstrip('.')}:1"
+    return f"{pays.numerator:,}:1" if pays.denominator == 1 else f"{decimal(pays, 4).rstrip('0').rstrip('.')}:1"
 
 
 EDGE_COLUMNS = [
