@@ -185,7 +185,7 @@ ERRORS = [
     ('name = "x"\ncolour = "red"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
      "colour: unknown key (expected one of bets, counts, description, extends, name, poker, source, symbols, tableau)"),
     ('name = "x"\n[[bets]]\nid = "a"\nkind = "side"\nlines = [{ when = { winner = "tie" }, pays = 8 }]\n',
-     "bets[1].kind: unknown key (expected one of commission, id, lines, name, series, source)"),
+     "bets[1].kind: unknown key (expected one of commission, fee, id, lines, multipliers, name, series, source)"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = -5 }]\n',
      "bets[1].lines[1].pays: negative payout -5"),
     ('name = "x"\n[[bets]]\nid = "a"\nlines = [{ when = { winner = "tie" }, pays = "eight" }]\n',

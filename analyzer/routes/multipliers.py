@@ -90,6 +90,8 @@ def counted_patterns(bet, shoe: Shoe | None, tableau: Tableau, knowledge: Knowle
     the infinite deck, counts as chances), given ``knowledge`` (point values only): counts on
     the 6-card basis, patterns of no count left out."""
     table = bet.multipliers
+    if table.spot:  # one multiplier for the spot: no card counted (counts.multiplied takes each line whole)
+        return ()
     plan = compile_plan(bet.conditions, tableau, table.multiplied(bet), table.cards, value_knowledge(knowledge, bet.id))
     if not len(plan.combo_group):
         return ()
@@ -372,23 +374,61 @@ def shape_widths(shoe: Shoe | None, x: int, k: int, kind: int) -> list:
 
 
 def plain_widths(flat: tuple, k: int, drawn=math.perm) -> list:
-    """W(k, pattern) for identities with counts ``flat`` (the module's generating function)."""
-    poly = {(): 1}  # pattern (sorted block sizes) -> coefficient
+    """W(k, pattern) for identities with counts ``flat``, a width for each pattern of overlay.
+    patterns(k): closed forms to three cards (two cards alike: sum of c(c-1); two of three alike:
+    3 sum of c(c-1)(C-c), the three places choosing the odd one), the generating function of the
+    module's note beyond. Kept for the shoe's next bets (one shoe's bets share them)."""
+    if drawn is math.perm:
+        return list(_plain_widths(flat, k))
+    return _generating(flat, k, drawn)
+
+
+@lru_cache(maxsize=4096)
+def _plain_widths(flat: tuple, k: int) -> tuple:
+    total = sum(flat)
+    if k == 1:
+        return (total,)
+    two = sum(c * (c - 1) for c in flat)
+    if k == 2:
+        return two, total * (total - 1) - two
+    if k == 3:
+        three = sum(c * (c - 1) * (c - 2) for c in flat)
+        two_one = 3 * sum(c * (c - 1) * (total - c) for c in flat)
+        return three, two_one, total * (total - 1) * (total - 2) - three - two_one
+    return tuple(_generating(flat, k, math.perm))
+
+
+def _generating(flat: tuple, k: int, drawn) -> list:
+    """W(k, pattern) by the generating function (one product for every k up to MOST_COUNTED)."""
+    poly = _products(flat, drawn is math.perm)
+    out = []
+    for shape in patterns(k):
+        state = [k] + [0] * MOST_COUNTED
+        orders = math.factorial(k)
+        for b in shape:
+            state[b] += 1
+            orders //= math.factorial(b)
+        out.append(poly.get(tuple(state), 0) * orders)
+    return out
+
+
+MOST_COUNTED = 6  # counted cards in a coup, at most
+
+
+@lru_cache(maxsize=1024)
+def _products(flat: tuple, without_replacement: bool) -> dict:
+    """The product over identities of (1 + sum over b of ways(c, b) y_b), to MOST_COUNTED cards:
+    {(cards, blocks of size 1, ..., of size 6): coefficient}."""
+    drawn = math.perm if without_replacement else (lambda c, b: c**b)
+    poly = {(0,) * (MOST_COUNTED + 1): 1}
     for c in flat:
         grown = dict(poly)
-        for shape, coefficient in poly.items():
-            room = k - sum(shape)
-            for b in range(1, room + 1):
+        for state, coefficient in poly.items():
+            for b in range(1, MOST_COUNTED - state[0] + 1):
                 ways = drawn(c, b)
                 if not ways:
                     break
-                key = tuple(sorted(shape + (b,), reverse=True))
+                key = (state[0] + b,) + state[1:b] + (state[b] + 1,) + state[b + 1:]
                 grown[key] = grown.get(key, 0) + coefficient * ways
         poly = grown
-    out = []
-    for shape in patterns(k):
-        orders = math.factorial(k)
-        for b in shape:
-            orders //= math.factorial(b)
-        out.append(poly.get(shape, 0) * orders)
-    return out
+    return poly
