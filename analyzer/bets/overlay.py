@@ -106,7 +106,17 @@ class Multipliers:
             return self.moment(power)
         return _mean(self, tuple(pattern), power)
 
+    @cached_property
+    def _kept(self) -> dict:
+        return {}
+
     def unmultiplied(self, pattern: tuple) -> Fraction:
+        key = ("unmultiplied", pattern)
+        if key not in self._kept:
+            self._kept[key] = self._unmultiplied(pattern)
+        return self._kept[key]
+
+    def _unmultiplied(self, pattern: tuple) -> Fraction:
         """P(M = 1) for ``pattern``: every drawn identity among the counted cards at ×1 (none drawn,
         or drawn at 1)."""
         one = sum((p for m, p in self.value if m == 1), Fraction(0))
@@ -121,6 +131,12 @@ class Multipliers:
                     for k, p in self.count if 0 <= k - s <= DECK - blocks), Fraction(0))
 
     def largest(self, pattern: tuple) -> tuple[Fraction, Fraction]:
+        key = ("largest", pattern)
+        if key not in self._kept:
+            self._kept[key] = self._largest(pattern)
+        return self._kept[key]
+
+    def _largest(self, pattern: tuple) -> tuple[Fraction, Fraction]:
         """(the largest M for ``pattern``, its chance): the largest multiplier on the identities of
         the biggest blocks, as many as can be drawn."""
         top = max(m for m, p in self.value if p)
@@ -325,11 +341,53 @@ class MultipliedResult(BetResult):
     patterns: tuple = ()
 
     def moments(self) -> tuple:
-        figures = self.figures()
-        return figures["ev"], figures["variance"]
+        """(EV, variance) alone: integer sums over the lines' and patterns' counts, each weighted
+        by its net (times its pattern's E[M] and E[M**2]) over one common denominator a bet."""
+        kept = self.__dict__.get("_figures") or self.__dict__.get("_moments")
+        if kept is None:
+            kept = self.__dict__["_moments"] = overlay_moments(self)
+        return kept["ev"], kept["variance"]
 
     def _figures(self) -> dict:
         return overlay_figures(self)
+
+
+def overlay_moments(result) -> dict:
+    """EV and variance of a multiplied bet from integer sums (see MultipliedResult.moments); the
+    infinite deck's Fraction counts through the same sums, in Fractions."""
+    bet, total = result.bet, result.total
+    scale, plain, weights = weights_of(bet)
+    lost = total - sum(result.sequences)
+    first = sum(plain[i][0] * c for i, c in enumerate(result.sequences) if plain[i] is not None) - scale[0] * lost
+    second = sum(plain[i][1] * c for i, c in enumerate(result.sequences) if plain[i] is not None) + scale[1] * lost
+    for i, pattern, count in result.patterns:
+        one, two = weights(i, pattern)
+        first += one * count
+        second += two * count
+    mean = Fraction(first) / (scale[0] * total)
+    return {"ev": mean - bet.fee, "variance": Fraction(second) / (scale[1] * total) - mean * mean}
+
+
+@lru_cache(maxsize=256)
+def weights_of(bet) -> tuple:
+    """((d1, d2), plain, weights): common denominators of the bet's first and second moments'
+    weights; plain[i] the (d1 net, d2 net**2) of each line not multiplied (None for those that
+    are); weights(i, pattern) the (d1 net E[M], d2 net**2 E[M**2]) of a multiplied line's pattern,
+    for every pattern of up to six cards (and the spot's)."""
+    table = bet.multipliers
+    multiplied = set(table.multiplied(bet))
+    nets = [Fraction(bet.net(ln)) for ln in bet.lines]
+    shapes = [()] if table.spot else [p for n in range(MOST_PATTERN + 1) for p in patterns(n)]
+    firsts = {(i, p): nets[i] * table.mean(p) for i in multiplied for p in shapes}
+    seconds = {(i, p): nets[i] ** 2 * table.mean(p, 2) for i in multiplied for p in shapes}
+    d1 = math.lcm(*(x.denominator for x in [*firsts.values(), *nets]))
+    d2 = math.lcm(*(x.denominator for x in [*seconds.values(), *(n * n for n in nets)]))
+    plain = [None if i in multiplied else (int(n * d1), int(n * n * d2)) for i, n in enumerate(nets)]
+    scaled = {key: (int(firsts[key] * d1), int(seconds[key] * d2)) for key in firsts}
+    return (d1, d2), plain, lambda i, pattern: scaled[i, () if table.spot else pattern]
+
+
+MOST_PATTERN = 6  # counted cards in a coup, at most
 
 
 def overlay_figures(result) -> dict:
