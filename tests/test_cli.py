@@ -257,7 +257,7 @@ def test_errors_are_one_line(tmp_path):
     assert error("odds", "--shoe", str(tiny)) == "Error: a shoe needs at least 6 cards to deal a coup (this one has 5)"
     assert error("edge", "--rules", "macao") == (
         "Error: unknown rule set 'macao' (rule sets: standard, commission-4, tie-9, no-commission, ez, "
-        "banker-stands-on-6, catalog) - a built-in rule set, or a .toml file")
+        "banker-stands-on-6, catalog, lightning) - a built-in rule set, or a .toml file")
     missing = tmp_path / "missing.toml"
     assert error("odds", "--shoe", str(missing)) == f"Error: cannot read shoe file '{missing}': No such file or directory"
     assert error("odds", "--shoe", str(bad_toml)).startswith(f"Error: shoe file '{bad_toml}': not valid TOML: ")

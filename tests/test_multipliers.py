@@ -98,19 +98,19 @@ def brute_settle(bet_id, coup):
     raise AssertionError(bet_id)
 
 
-def drawn_moments(counted: tuple) -> tuple[Fraction, Fraction]:
+def drawn_moments(counted: tuple, drawn=DRAWN, multiplier=MULTIPLIER) -> tuple[Fraction, Fraction]:
     """E[M], E[M^2] over every set of identities the studio may draw from its 52 and every
     multiplier on each: the sets meeting the counted cards' identities in S number
     C(52 - d, K - |S|) of the C(52, K)."""
     distinct = sorted(set(counted))
     d = len(distinct)
     first = second = Fraction(0)
-    for k, pk in DRAWN.items():
+    for k, pk in drawn.items():
         for size in range(0, min(k, d) + 1):
             for chosen in itertools.combinations(distinct, size):
                 sets = Fraction(math.comb(52 - d, k - size), math.comb(52, k))
-                for values in itertools.product(MULTIPLIER, repeat=size):
-                    chance = pk * sets * math.prod((MULTIPLIER[v] for v in values), start=Fraction(1))
+                for values in itertools.product(multiplier, repeat=size):
+                    chance = pk * sets * math.prod((multiplier[v] for v in values), start=Fraction(1))
                     m = dict(zip(chosen, values))
                     product = math.prod(m.get(card, 1) for card in counted)
                     first += chance * product
@@ -391,3 +391,43 @@ def test_solve_says_plainly_where_no_table_does_it(tmp_path):
     assert result.stderr.startswith("Error: no chance from 0 to 1 does it: the return goes from ")
     result = CliRunner().invoke(cli, ["solve", "--rules", str(path), "--bet", "player", "--vary", "value.7", "--rtp", "98"])
     assert "its value table has no entry 7 (entries: value.2, value.3, value.4, value.5, value.8)" in result.stderr
+
+
+def test_the_lightning_rule_set_against_every_deal():
+    """The built-in rule set, its own table (1 to 5 cards, x2 to x8) and its spot bet, on a shoe
+    of three identities thrice or twice over (every drawn set still enumerated: few identities)."""
+    cards = ["As", "As", "As", "Kd", "Kd", "Kd", "9h", "9h"]
+    drawn = {k: Fraction(1, 5) for k in range(1, 6)}
+    multiplier = {2: Fraction(7, 20), 3: Fraction(3, 10), 4: Fraction(1, 5), 5: Fraction(1, 10), 8: Fraction(1, 20)}
+    spot = {1: Fraction(4, 5), 2: Fraction(1, 10), 5: Fraction(7, 100), 25: Fraction(3, 100)}
+    tally, total = {}, 0
+    for sequence in itertools.permutations(cards, 6):
+        coup = deal(sequence)
+        total += 1
+        p, b, winner = coup["player_hand"], coup["banker_hand"], coup["winner"]
+        settled = {
+            "player": (Fraction(1), p) if winner == 1 else (Fraction(0), None) if winner == 0 else (Fraction(-1), None),
+            "banker": (Fraction(19, 20), b) if winner == -1 else (Fraction(0), None) if winner == 0 else (Fraction(-1), None),
+            "tie": (Fraction(5), p + b) if winner == 0 else (Fraction(-1), None),
+            "player_pair": (Fraction(9), p[:2]) if coup["player_pair"] else (Fraction(-1), None),
+            "banker_pair": (Fraction(9), b[:2]) if coup["banker_pair"] else (Fraction(-1), None),
+            "six_spot": (Fraction(8), "spot") if winner == -1 and coup["banker_total"] == 6 else (Fraction(-1), None),
+        }
+        for bet, (net, counted) in settled.items():
+            key = (bet, net, counted if counted in (None, "spot") else tuple(sorted(counted)))
+            tally[key] = tally.get(key, 0) + 1
+    first, second = {}, {}
+    for (bet, net, counted), n in tally.items():
+        if counted is None:
+            mean = square = 1
+        elif counted == "spot":
+            mean, square = sum(p * m for m, p in spot.items()), sum(p * m * m for m, p in spot.items())
+        else:
+            mean, square = drawn_moments(counted, drawn, multiplier)
+        first[bet] = first.get(bet, 0) + Fraction(n, total) * net * mean
+        second[bet] = second.get(bet, 0) + Fraction(n, total) * net * net * square
+    rules = parse_rules(Path(__file__).resolve().parent.parent.joinpath("analyzer/bets/rules/lightning.toml").read_text())
+    for result in analyse(rules, shoe_of(cards)):
+        bet = result.bet
+        assert result.ev == first[bet.id] - bet.fee, bet.id
+        assert result.variance == second[bet.id] - first[bet.id] ** 2, bet.id

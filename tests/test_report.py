@@ -247,7 +247,7 @@ def leftovers(folder: Path) -> list[str]:
 
 @pytest.mark.parametrize("args, message", [
     (["--rules", "nope"], "Error: unknown rule set 'nope' (rule sets: standard, commission-4, tie-9, no-commission, ez, "
-                          "banker-stands-on-6, catalog) - a built-in rule set, or a .toml file"),
+                          "banker-stands-on-6, catalog, lightning) - a built-in rule set, or a .toml file"),
     (["--rules", "ez", "--rules", "ez"], "Error: rule set 'ez' is given twice"),
     (["--decks", "0"], "Error: the number of decks must be a whole number, 1 or more (got '0')"),
     (["--side-bets", "dragon_7"], "Error: --side-bets: no bet 'dragon_7' in standard (bets: banker, banker_pair, "

@@ -296,7 +296,7 @@ def test_solve_refuses_what_it_cannot_answer(tmp_path):
     assert solve_error(tmp_path, 'name = "t"\nextends = "standard"\n', "--bet", "tie", "--edge", "95") == (
         "Error: no payout does it (it would take a negative payout, -0.474547)")  # 0.05 / P(tie) - 1
     assert solve_error(tmp_path, 'name = "t"\nextends = "standard"\n', "--bet", "tie", "--edge", "5",
-                       "--match", "player") == "Error: give --edge or --match, not both"
+                       "--match", "player") == "Error: give one of --edge, --match and --rtp"
 
 
 def test_the_unknown_never_merges_with_a_declared_symbol():

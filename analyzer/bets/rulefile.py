@@ -287,7 +287,7 @@ def parse_overlay(data: dict, context: str, path: str, lines: tuple, series) -> 
             raise BaccaratError(f"{context}: {path}.multipliers: multipliers are drawn for one coup, not for a bet across coups")
         if any(is_symbolic(ln.pays) for ln in lines):
             raise BaccaratError(f"{context}: {path}.multipliers: a multiplied bet's payouts are numbers (solve varies "
-                                "its multipliers' chances or its fee: --vary value.8, --vary fee)")
+                                "a chance of its multipliers or its fee)")
         multipliers = parse_multipliers(data["multipliers"], context, f"{path}.multipliers", [ln.label for ln in lines])
     return fee, multipliers
 

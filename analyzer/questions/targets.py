@@ -30,11 +30,11 @@ def varied_entry(bet, vary: str) -> tuple[str, Fraction]:
     part, _, key = vary.partition(".")
     if table is None or part not in ("value", "count", "spot") or not key:
         words = "fee" + (", value.M (a multiplier's chance) or count.K (the chance of K cards drawn)" if table else "")
-        raise BaccaratError(f"bet {bet.id!r}: --vary names what to solve for: {words}")
+        raise BaccaratError("bet {bet}: {vary} names what to solve for: " + words, names=("vary",), bet=repr(bet.id))
     try:
         x = Fraction(Decimal(key))
     except (InvalidOperation, ValueError):
-        raise BaccaratError(f"--vary {vary}: {key!r} is not a number") from None
+        raise BaccaratError("{vary} {given}: {key} is not a number", names=("vary",), given=vary, key=repr(key)) from None
     if table.spot and part in ("value", "spot"):
         part = "value"
     if table.spot and part == "count":
@@ -44,7 +44,8 @@ def varied_entry(bet, vary: str) -> tuple[str, Fraction]:
         listed = ", ".join(f"{part}.{number(k)}" for k in entries)
         raise BaccaratError(f"bet {bet.id!r}: its {part} table has no entry {number(x)} (entries: {listed})")
     if entries[x] == 1:
-        raise BaccaratError(f"--vary {vary}: that entry holds every chance, there are no others to scale")
+        raise BaccaratError("{vary} {given}: that entry holds every chance, there are no others to scale",
+                            names=("vary",), given=vary)
     return part, x
 
 
