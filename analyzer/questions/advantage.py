@@ -172,6 +172,9 @@ def count_table(rules: RuleSet, shoe: Shoe, bets, positions, knowledge: Knowledg
         if bet.series is not None:
             raise BaccaratError(f"bet {bet.id!r} is a bet across coups: the cards of one coup do not settle it "
                                 "(choose bets on one coup)")
+        if bet.multipliers is not None:
+            raise BaccaratError(f"bet {bet.id!r} has multipliers: its EV given a card seen is not counted here "
+                                "(choose bets without them)")
     positions = tuple(positions)
     totals, lines = None, []
     for bet in bets:
@@ -200,7 +203,7 @@ def count_table(rules: RuleSet, shoe: Shoe, bets, positions, knowledge: Knowledg
 def wins(bet: Bet, settled, total: int) -> Fraction:
     """The bet's total win over ``total`` sequences, ``settled[l]`` of which settle line l."""
     won = sum((bet.net(ln) * int(n) for ln, n in zip(bet.lines, settled) if ln.pays != 0), Fraction(0))
-    return won - (total - sum(int(n) for n in settled))
+    return won - (total - sum(int(n) for n in settled)) - bet.fee * total  # a fee is paid whatever the result
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ def overlay_note(rows: list[dict]) -> str:
         if "rtp" not in row:
             continue
         parts = [f"fee {percent_text(row['fee'])} of the stake" if row["fee"] else "no fee",
-                 f"return to player {percent(row['rtp'])} of stake and fee"]
+                 f"return to player {percent(row['rtp'])}" + (" of stake and fee" if row["fee"] else "")]
         if "multipliers" in row:
             chance = row["largest_chance"]
             parts += [row["multipliers"],
