@@ -431,3 +431,55 @@ def test_the_lightning_rule_set_against_every_deal():
         bet = result.bet
         assert result.ev == first[bet.id] - bet.fee, bet.id
         assert result.variance == second[bet.id] - first[bet.id] ** 2, bet.id
+
+
+# -- what a hostile review found (each a one-line error at load, or a plain answer) -----------------
+
+SYMBOLS_HEAD = 'name = "h"\ndescription = "d"\nsymbols = ["x"]\n'
+ONE_TABLE = '[bets.multipliers]\ncards = "all"\ncount = { 1 = "1/2", 3 = "1/2" }\nvalue = { 2 = "1/2", 8 = "1/2" }\n'
+
+
+@pytest.mark.parametrize("text, message", [
+    (RULES.replace(TABLE, 'count = { 1 = 1 }\nvalue = { "1e999999999" = 1 }\n', 1), "'1e999999999' is not a number"),
+    (RULES.replace(TABLE, 'count = { "1_0" = 1 }\nvalue = { 2 = 1 }\n', 1), "'1_0' is not a number"),
+    (RULES.replace(TABLE, 'count = { 1 = 1 }\nvalue = { "2.' + "0" * 200 + '1" = 1 }\n', 1), "at most 100 digits"),
+    (RULES.replace(TABLE, 'count = { 1 = 1 }\nvalue = { 2 = "half" }\n', 1), "'half' is not a chance"),
+    (SYMBOLS_HEAD + '[[bets]]\nid = "b"\ncommission = "x"\nlines = [{ when = { winner = "banker" }, pays = 1 }]\n' + ONE_TABLE,
+     "a bet with a fee or multipliers is paid in numbers, not symbols"),
+    (SYMBOLS_HEAD + '[[bets]]\nid = "t"\nfee = "1%"\nlines = [{ when = { winner = "tie" }, pays = "x" }]\n',
+     "bets[1].fee: a bet with a fee or multipliers is paid in numbers"),
+    ('name = "s"\ndescription = "d"\n[[bets]]\nid = "s"\nfee = "10%"\nseries = { counts = { winner = "banker" }, most = 3 }\n'
+     'lines = [{ count = 3, pays = 5 }]\n', "a fee and multipliers are for a bet on one coup, not a bet across coups"),
+    ('name = "p"\ndescription = "d"\n[[bets]]\nid = "p"\nlines = [{ when = { player_pair = true, banker_pair = true }, pays = 50 }]\n'
+     + ONE_TABLE.replace('"all"', '"pair"'), '"pair" counts the pair the bet reads'),
+    ('name = "w"\ndescription = "d"\n[[bets]]\nid = "w"\nlines = [{ when = { winner = "player", player_suited = true }, pays = 5 }]\n'
+     + ONE_TABLE.replace('"all"', '"winner"'), "not player_suited"),
+    ('name = "c"\ndescription = "d"\n[[bets]]\nid = "c"\nlines = [{ when = { player_1 = { suit = "hearts" } }, pays = 3 }]\n'
+     + ONE_TABLE, "not single cards"),
+])
+def test_what_a_multiplied_bet_cannot_be_is_refused_at_load(tmp_path, text, message):
+    path = tmp_path / "r.toml"
+    path.write_text(text)
+    for command in (["edge", "--rules", str(path)], ["rules", "check", str(path)]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 1 and result.stdout == "", result.output
+        assert result.stderr.count("\n") == 1 and message in result.stderr and str(path) in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("vary, message", [
+    ("value.inf", "'inf' is not a number"), ("value.1e999999999", "'1e999999999' is not a number"),
+    ("spot.8", "has card multipliers, not a spot multiplier"), ("value.7", "its value table has no entry 7"),
+])
+def test_solve_names_what_it_cannot_vary(vary, message):
+    result = CliRunner().invoke(cli, ["solve", "--rules", "lightning", "--bet", "player", "--vary", vary, "--rtp", "98"])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and message in result.stderr, result.stderr
+
+
+def test_solve_names_every_chance_that_does_it(tmp_path):
+    """An EV that falls then rises in the chance: two roots, the smallest shown, the other named."""
+    path = tmp_path / "r.toml"
+    path.write_text('name = "nm"\ndescription = "d"\n[[bets]]\nid = "pp"\n'
+                    'lines = [{ when = { player_pair = true }, pays = 9 }]\n[bets.multipliers]\ncards = "pair"\n'
+                    'count = { 52 = 1 }\nvalue = { 3 = "1/2", 1 = "9/20", 15 = "1/20" }\n')
+    found = solved(path, "--bet", "pp", "--decks", "3", "--vary", "value.3", "--edge", "-477")
+    assert len(found["roots"]) == 2 and found["roots"][0] == found["decimal"] and found["roots"][0] < found["roots"][1]

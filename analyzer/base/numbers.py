@@ -131,7 +131,12 @@ def pay_table(bet, brief: bool = False) -> str:
     names only the number of lines of a bet that has several."""
     text = f"{len(bet.lines)} pay lines" if brief and len(bet.lines) > 1 else "; ".join(
         f"{ln.label} {ln.written or payout_text(ln.pays)}" for ln in bet.lines)
-    return text + (f"; {percent_text(bet.commission)} commission" if bet.commission != 0 else "")
+    text += f"; {percent_text(bet.commission)} commission" if bet.commission != 0 else ""
+    text += f"; {percent_text(bet.fee)} fee" if getattr(bet, "fee", 0) else ""
+    multipliers = getattr(bet, "multipliers", None)
+    if multipliers is not None:
+        text += "; multiplied" if brief else f"; multiplied: {multipliers.describe()}"
+    return text
 
 
 def payout_text(pays) -> str:

@@ -64,8 +64,8 @@ class Bet:
         object.__setattr__(self, "lines", tuple(lines))  # frozen, hashable
         if not isinstance(self.fee, (Fraction, int)) or isinstance(self.fee, bool) or not 0 <= self.fee < 1:
             raise BaccaratError(f"bet {self.id!r}: a fee is a Fraction of the stake from 0 to less than 1 (got {self.fee!r})")
-        if self.multipliers is not None and self.series is not None:
-            raise BaccaratError(f"bet {self.id!r}: multipliers are drawn for one coup, not for a bet across coups")
+        if (self.multipliers is not None or self.fee) and self.series is not None:
+            raise BaccaratError(f"bet {self.id!r}: a fee and multipliers are for a bet on one coup, not a bet across coups")
 
     @property
     def overlaid(self) -> bool:

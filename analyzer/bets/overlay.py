@@ -29,6 +29,7 @@ second moment; the chance of no multiplier above 1 and the largest product have 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -36,6 +37,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations
 
 from ..base.errors import BaccaratError
+from ..base.numbers import MAX_DIGITS
 from .bet import BetResult
 from ..game.layout import PLACES
 
@@ -179,12 +181,20 @@ _MEANS: dict = {}
 
 
 def number(x: Fraction) -> str:
-    """A multiplier as written: ``8``, ``1.5``, ``7/3``."""
+    """A multiplier as written: ``8``, ``1.5``, ``999999.5``, ``7/3``.
+
+    >>> number(Fraction(1999999, 2)), number(Fraction(1000001, 1000000)), number(Fraction(7, 3))
+    ('999999.5', '1.000001', '7/3')
+    """
     x = Fraction(x)
     if x.denominator == 1:
         return str(x.numerator)
-    text = f"{float(x):g}"
-    return text if Fraction(Decimal(text)) == x else f"{x.numerator}/{x.denominator}"
+    for places in range(1, MAX_DIGITS + 1):
+        if (x * 10**places).denominator == 1:
+            whole = x.numerator * 10**places // x.denominator
+            text = str(whole).rjust(places + 1, "0")
+            return f"{text[:-places]}.{text[-places:]}"
+    return f"{x.numerator}/{x.denominator}"
 
 
 @lru_cache(maxsize=16)
@@ -231,17 +241,23 @@ def parse_chance_table(table, context: str, path: str, key_kind: str) -> tuple:
 
     if not isinstance(table, dict) or not table:
         raise BaccaratError(f"{context}: {path}: must be a table of chances, such as {{ 2 = \"1/2\", 3 = \"1/2\" }}")
-    if len(table) > MAX_VALUES + (DECK + 1) * (key_kind == "count"):
-        raise BaccaratError(f"{context}: {path}: {len(table)} entries (at most {MAX_VALUES})")
+    most = DECK + 1 if key_kind == "count" else MAX_VALUES
+    if len(table) > most:
+        raise BaccaratError(f"{context}: {path}: {len(table)} entries (at most {most})")
     out = []
     for key, chance in table.items():
         where = f"{path}.{key}"
-        if isinstance(chance, dict):  # TOML read 1.5 = ... as the key 1 holding a table 5
+        inner = next(iter(chance), "") if isinstance(chance, dict) and len(chance) == 1 else ""
+        if isinstance(chance, dict) and exact_key(key) is not None and exact_key(inner) is not None:
             raise BaccaratError(f"{context}: {where}: a key with a decimal point is written in quotes "
-                                f"(\"{key}.{next(iter(chance), '')}\" = ...)")
+                                f"(\"{key}.{inner}\" = ...)")  # TOML read 1.5 = ... as the key 1 holding a table 5
         if str(chance).strip().startswith("-"):
             raise BaccaratError(f"{context}: {where}: a chance is from 0 to 1 (got {chance})")
-        p = parse_amount(chance, context, where)
+        try:
+            p = parse_amount(chance, context, where)
+        except BaccaratError:
+            raise BaccaratError(f"{context}: {where}: {str(chance)[:40]!r} is not a chance (a fraction such as "
+                                "\"1/5\" or a decimal such as 0.2)") from None
         if p > 1:
             raise BaccaratError(f"{context}: {where}: a chance is from 0 to 1 (got {chance})")
         out.append((parse_key(key, context, where, key_kind), p))
@@ -254,11 +270,26 @@ def parse_chance_table(table, context: str, path: str, key_kind: str) -> tuple:
     return tuple(sorted(out))
 
 
+KEY = re.compile(r"^[0-9]+(\.[0-9]+)?$")  # a table's key: a plain decimal number (no sign, exponent or underscore)
+
+
+def exact_key(text: str) -> Fraction | None:
+    """A key as an exact number, or None: plain decimals of at most MAX_DIGITS digits.
+
+    >>> exact_key("8"), exact_key("1.5"), exact_key("1e999999999"), exact_key("1_0"), exact_key("inf")
+    (Fraction(8, 1), Fraction(3, 2), None, None, None)
+    """
+    text = text.strip()
+    if not KEY.match(text) or sum(c.isdigit() for c in text) > MAX_DIGITS:
+        return None
+    return Fraction(Decimal(text))
+
+
 def parse_key(key: str, context: str, where: str, key_kind: str):
-    try:
-        x = Fraction(Decimal(key.strip()))
-    except (ArithmeticError, ValueError):
-        raise BaccaratError(f"{context}: {where}: {key!r} is not a number") from None
+    x = exact_key(key)
+    if x is None:
+        raise BaccaratError(f"{context}: {where}: {key[:40]!r} is not a number (a plain decimal such as 8 or \"1.5\", "
+                            f"at most {MAX_DIGITS} digits)")
     if key_kind == "count":
         if x.denominator != 1 or not 0 <= x <= DECK:
             raise BaccaratError(f"{context}: {where}: a count of cards drawn is a whole number from 0 to {DECK} (got {key})")
@@ -291,6 +322,46 @@ def parse_multipliers(data, context: str, path: str, labels: list[str]) -> Multi
     return Multipliers(parse_cards(data["cards"], context, f"{path}.cards"),
                        parse_chance_table(data["count"], context, f"{path}.count", "count"),
                        parse_chance_table(data["value"], context, f"{path}.value", "value"), lines)
+
+
+def check_lines(conditions: tuple, multipliers: Multipliers, context: str, path: str) -> None:
+    """Refuse, at load, the lines a multiplied bet's counting cannot read: it reads the coup's
+    point values and draws, and with ``cards = "pair"`` exactly one hand's pair (routes/
+    multipliers.py). The fields each condition reads are found by asking it on empty fields."""
+    from ..game.layout import np, value_fields
+
+    if multipliers.spot:  # one multiplier for the spot: no card counted, any line
+        return
+    allowed = set(value_fields(*(np.zeros(1, np.int64) for _ in range(2)), *(np.full(1, -1) for _ in range(2))))
+    read = set()
+    for condition in conditions:
+        if condition.needs().cards:
+            raise BaccaratError(f"{context}: {path}: a multiplied bet's lines read the coup's point values and draws, "
+                                "not single cards (ranks, suits, places)")
+        read |= fields_read(condition)
+    pairs = read & {"player_pair", "banker_pair"}
+    if multipliers.cards == "pair" and len(pairs) != 1:
+        raise BaccaratError(f"{context}: {path}.cards: \"pair\" counts the pair the bet reads: its lines read one of "
+                            "player_pair and banker_pair (or list the places: [\"player_1\", \"player_2\"])")
+    other = sorted(read - allowed - (pairs if multipliers.cards == "pair" else set()))
+    if other and not multipliers.spot:
+        raise BaccaratError(f"{context}: {path}: a multiplied bet's lines read the coup's point values and draws "
+                            f"(and, with cards = \"pair\", that pair), not {other[0]}")
+
+
+def fields_read(condition) -> set:
+    """The outcome fields ``condition`` reads (asked on fields that record each name read)."""
+    from ..game.layout import np
+
+    names = set()
+
+    class Recording(dict):
+        def __missing__(self, key):
+            names.add(key)
+            return np.zeros(1, np.int64)
+
+    condition.mask(Recording(_=np.zeros(1, np.int64)))
+    return names
 
 
 def parse_cards(value, context: str, path: str):

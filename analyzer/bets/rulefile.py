@@ -34,7 +34,7 @@ from .cardtests import Poker, parse_poker_rules
 from .conditions import parse_condition
 from .series import MAX_COUPS, SHOE_ENDS, Count, Series
 from .counting import check_tags
-from .overlay import parse_multipliers
+from .overlay import check_lines, parse_multipliers
 from ..base.errors import did_you_mean, expect, unknown
 from ..game.tableau import PUNTO_BANCO, STOOD, Tableau, with_options
 from ..base.userfiles import parse_toml, read_text
@@ -260,7 +260,7 @@ def parse_bet(data: dict, context: str, path: str, symbols: set = frozenset(), p
     series = parse_series(data["series"], context, f"{path}.series", poker) if "series" in data else None
     read = parse_line if series is None else parse_count_line
     lines = tuple(read(ln, context, f"{path}.lines[{j}]", symbols, poker) for j, ln in enumerate(lines, 1))
-    fee, multipliers = parse_overlay(data, context, path, lines, series)
+    fee, multipliers = parse_overlay(data, context, path, lines, series, commission)
     return Bet(
         id=bet_id,
         name=text_field(data, "name", context, path) or bet_id,
@@ -273,22 +273,28 @@ def parse_bet(data: dict, context: str, path: str, symbols: set = frozenset(), p
     )
 
 
-def parse_overlay(data: dict, context: str, path: str, lines: tuple, series) -> tuple:
+def parse_overlay(data: dict, context: str, path: str, lines: tuple, series, commission) -> tuple:
     """(fee, multipliers) of a bet: ``fee = "20%"`` and a ``[bets.multipliers]`` table
-    (overlay.parse_multipliers); numbers only (a symbol is solved for by ``solve --vary``)."""
-    fee = Fraction(0)
+    (overlay.parse_multipliers). A bet with either is paid in numbers (solve varies its fee or a
+    chance of its multipliers, not a symbol) and settles on one coup (a fee is paid each coup)."""
+    fee, multipliers = Fraction(0), None
+    if "fee" not in data and "multipliers" not in data:
+        return fee, multipliers
+    what = "multipliers" if "multipliers" in data else "fee"
+    if series is not None:
+        raise BaccaratError(f"{context}: {path}.{what}: a fee and multipliers are for a bet on one coup, not a bet across coups")
+    if is_symbolic(commission) or any(is_symbolic(ln.pays) for ln in lines):
+        raise BaccaratError(f"{context}: {path}.{what}: a bet with a fee or multipliers is paid in numbers, not symbols "
+                            "(solve varies its fee or a chance of its multipliers)")
     if "fee" in data:
+        if str(data["fee"]).strip().startswith("-"):
+            raise BaccaratError(f"{context}: {path}.fee: a fee is from 0 to less than 100% of the stake (got {data['fee']})")
         fee = parse_amount(data["fee"], context, f"{path}.fee", percent=True)
         if fee >= 1:
             raise BaccaratError(f"{context}: {path}.fee: must be less than 100% of the stake")
-    multipliers = None
     if "multipliers" in data:
-        if series is not None:
-            raise BaccaratError(f"{context}: {path}.multipliers: multipliers are drawn for one coup, not for a bet across coups")
-        if any(is_symbolic(ln.pays) for ln in lines):
-            raise BaccaratError(f"{context}: {path}.multipliers: a multiplied bet's payouts are numbers (solve varies "
-                                "a chance of its multipliers or its fee)")
         multipliers = parse_multipliers(data["multipliers"], context, f"{path}.multipliers", [ln.label for ln in lines])
+        check_lines(tuple(ln.condition for ln in lines), multipliers, context, f"{path}.multipliers")
     return fee, multipliers
 
 

@@ -7,21 +7,21 @@ entry varied and the others scaled by (1 - p) / (1 - p0) to keep the sum 1, each
 linear in p, and E[M] for a pattern of r blocks a polynomial of degree at most r
 (overlay.Multipliers.mean); a varied count of cards drawn, or a spot multiplier, is linear.
 The EV polynomial is found exactly by Lagrange interpolation through r + 1 exact EVs, and its
-roots in [0, 1] by sympy's exact real-root isolation: a rational root is given as a fraction, an
-irrational one to 20 significant digits (no fraction gives the target exactly) with a table
-beside it. The fee enters the EV as -fee: a linear equation, its root rational.
+roots in [0, 1] by sympy's exact real-root isolation: the smallest is given (and every other
+named), a rational root as a fraction, an irrational one to 20 significant digits (no fraction
+gives the target exactly) with a table beside it. The fee enters the EV as -fee: a linear equation, its root rational.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
 from ..base.errors import BaccaratError
 from ..base.numbers import decimal, percent
 from ..bets.bet import BetResult
-from ..bets.overlay import MultipliedResult, number
+from ..bets.overlay import MultipliedResult, exact_key, number
 
 
 def varied_entry(bet, vary: str) -> tuple[str, Fraction]:
@@ -31,14 +31,16 @@ def varied_entry(bet, vary: str) -> tuple[str, Fraction]:
     if table is None or part not in ("value", "count", "spot") or not key:
         words = "fee" + (", value.M (a multiplier's chance) or count.K (the chance of K cards drawn)" if table else "")
         raise BaccaratError("bet {bet}: {vary} names what to solve for: " + words, names=("vary",), bet=repr(bet.id))
-    try:
-        x = Fraction(Decimal(key))
-    except (InvalidOperation, ValueError):
-        raise BaccaratError("{vary} {given}: {key} is not a number", names=("vary",), given=vary, key=repr(key)) from None
-    if table.spot and part in ("value", "spot"):
-        part = "value"
+    x = exact_key(key)
+    if x is None:
+        raise BaccaratError("{vary} {given}: {key} is not a number (a plain decimal such as 8 or 1.5)",
+                            names=("vary",), given=vary[:60], key=repr(key[:40]))
+    if part == "spot" and not table.spot:
+        raise BaccaratError(f"bet {bet.id!r} has card multipliers, not a spot multiplier: vary value.M or count.K")
     if table.spot and part == "count":
         raise BaccaratError(f"bet {bet.id!r} has a spot multiplier: vary one of its multipliers (value.M)")
+    if part == "spot":
+        part = "value"
     entries = dict(table.value if part == "value" else table.count)
     if x not in entries:
         listed = ", ".join(f"{part}.{number(k)}" for k in entries)
@@ -107,20 +109,21 @@ def solve_chance(result: BetResult, part: str, key: Fraction, target: tuple) -> 
     if poly.is_zero:
         raise BaccaratError("every chance of it gives that target: the bet does not depend on it on this shoe")
     if poly.degree() == 0:
-        raise BaccaratError("the EV does not depend on that chance on this shoe (its lines never settle a multiplied win)")
-    roots = [r for r in poly.real_roots() if 0 <= r <= 1]
+        raise BaccaratError("the EV does not depend on that chance on this shoe (no card is ever drawn, or its lines "
+                            "never settle a multiplied win)")
+    roots = sorted(set(r for r in poly.real_roots() if 0 <= r <= 1))
     if not roots:
         at = [ev_at(coefficients, target, bet.fee, p) for p in (0, 1)]
         raise BaccaratError(f"no chance from 0 to 1 does it: the {'house edge' if target[0] == 'edge' else 'return'} "
                             f"goes from {percent(at[0])} (at 0) to {percent(at[1])} (at 1)")
+    shown = [str(sympy.N(r, 20)) for r in roots]
     root = roots[0]
     if root.is_Rational:
         value = Fraction(int(root.p), int(root.q))
-        return {"value": value, "decimal": decimal(value, 20), "exact": True, "roots": len(roots),
+        return {"value": value, "decimal": decimal(value, 20), "exact": True, "roots": shown,
                 "bet": with_chance(bet, part, key, value), "polynomial": coefficients}
-    text = str(sympy.N(root, 20))
-    near = Fraction(Decimal(text))
-    return {"value": None, "decimal": text, "exact": False, "roots": len(roots), "bet": with_chance(bet, part, key, near),
+    near = Fraction(Decimal(shown[0]))
+    return {"value": None, "decimal": shown[0], "exact": False, "roots": shown, "bet": with_chance(bet, part, key, near),
             "polynomial": coefficients}
 
 

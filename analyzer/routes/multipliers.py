@@ -242,7 +242,7 @@ def condition_fields(condition) -> list:
     return names
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)  # the 96 bets a rule set may hold each keep theirs: 0.1-0.4 MB each
 def compile_plan(conditions: tuple, tableau: Tableau, lines: tuple, cards, allowed: tuple) -> Plan:
     """The plan of a bet's multiplied ``lines`` (see Plan), once per bet, tableau and knowledge."""
     symmetric = isinstance(cards, str) and all(v is None for v in allowed[:4])

@@ -39,7 +39,7 @@ def overlay_note(rows: list[dict]) -> str:
             chance = row["largest_chance"]
             parts += [row["multipliers"],
                       f"largest payout {largest_text(row['largest_payout'])}"
-                      + (f" (1 in {round(1 / chance):,} coups)" if chance else ""),
+                      + (f" (1 in {round(1 / chance):,} coups)" if chance else "") if row["largest_payout"] else "never wins",
                       f"multiplied wins pay {percent(row['multiplied_share'])} of the winnings"]
         notes.append(f"\n{row['name']}: " + "; ".join(parts))
     return "".join(notes) + ("\n(house edge: per unit staked, the fee counted)" if notes else "")

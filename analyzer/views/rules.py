@@ -128,5 +128,19 @@ def rules_show(rules: RuleSet) -> View:
               "tableau": tableau_view(tableau).data,
               "bets": [{"bet": b.id, "name": b.name, "pays": pay_table(b), "source": b.source,
                         "commission": b.commission,
-                        "lines": [{"label": ln.label, "pays": ln.pays} for ln in b.lines]} for b in rules.bets]},
+                        "lines": [{"label": ln.label, "pays": ln.pays} for ln in b.lines]} | overlay_data(b)
+                       for b in rules.bets]},
     )
+
+
+def overlay_data(bet) -> dict:
+    """A bet's fee and multiplier table, exact, where it has them ({} otherwise)."""
+    out = {"fee": bet.fee} if bet.fee else {}
+    table = bet.multipliers
+    if table is not None:
+        out["multipliers"] = ({"spot": [{"multiplier": m, "chance": p} for m, p in table.value]} if table.spot else {
+            "cards": table.cards if isinstance(table.cards, str) else list(table.cards),
+            "count": [{"cards": k, "chance": p} for k, p in table.count],
+            "value": [{"multiplier": m, "chance": p} for m, p in table.value]}) | (
+            {"lines": [bet.lines[i].label for i in table.lines]} if table.lines is not None else {})
+    return out

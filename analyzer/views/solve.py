@@ -69,7 +69,7 @@ def overlay_solve(rules: RuleSet, shoe: Shoe, bet, vary: str | None, target: tup
         varied, value = found["bet"], found["value"]
         what = f"the chance of ×{number(key)}" if part == "value" else f"the chance of {number(key)} cards drawn"
         row = {"question": f"{bet.name}: {what} for {goal} (the others scaled)", "value": value if found["exact"] else None,
-               "decimal": found["decimal"], "exact": found["exact"]}
+               "decimal": found["decimal"], "exact": found["exact"], "roots": found["roots"]}
     from ..bets.overlay import MultipliedResult
 
     check = (MultipliedResult(varied, result.sequences, result.total, result.patterns) if varied.multipliers is not None
@@ -83,6 +83,9 @@ def overlay_solve(rules: RuleSet, shoe: Shoe, bet, vary: str | None, target: tup
         "value": [{"multiplier": m, "chance": p} for m, p in table.value],
         "count": [{"cards": k, "chance": p} for k, p in table.count]}
     note = "" if row["exact"] else "\nNo fraction gives the target exactly: the chance is shown to 20 digits, and the figures beside it are at that decimal."
+    if len(row.get("roots", ())) > 1:
+        note += f"\n{len(row['roots'])} chances from 0 to 1 give it: the smallest is shown; the others " + \
+            ", ".join(r[:14] for r in row["roots"][1:])
     return View(
         title=f"Solve on {shoe.describe()}, rules {rules.name}: {bet.name}{given(knowledge)}{note}",
         columns=[Column("question", "question"), Column("shown", "value"),

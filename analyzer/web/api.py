@@ -105,7 +105,10 @@ def designer(request: dict, limits: Limits) -> dict:
             "warnings": [finding.line() for finding in check_bet(bet, rules)],
             **({"model": INDEPENDENT} if bet.series is not None else {}),
             "returns": rows, "house_edge": to_json(house_edge), "house_edge_shown": cell_text(house_edge, "percent"),
-            "break_even": [break_even(rules, shoe, bet.id, i, ln.label) for i, ln in enumerate(bet.lines, 1)],
+            "break_even": [break_even(rules, shoe, bet.id, i, ln.label) if bet.multipliers is None else
+                           {"line": ln.label, "error": "a bet with multipliers breaks even by its multipliers' chances or "
+                                                       "its fee, not a payout (baccarat solve --vary)"}
+                           for i, ln in enumerate(bet.lines, 1)],
             "catalogue": catalogue(shoe)}
 
 
