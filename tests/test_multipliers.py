@@ -483,3 +483,30 @@ def test_solve_names_every_chance_that_does_it(tmp_path):
                     'count = { 52 = 1 }\nvalue = { 3 = "1/2", 1 = "9/20", 15 = "1/20" }\n')
     found = solved(path, "--bet", "pp", "--decks", "3", "--vary", "value.3", "--edge", "-477")
     assert len(found["roots"]) == 2 and found["roots"][0] == found["decimal"] and found["roots"][0] < found["roots"][1]
+
+
+def test_a_pit_table_of_the_lightning_game(tmp_path):
+    """A table kept in SQLite: its figures after each coup are `now`'s (the fee, the return to
+    player and the patterns with them), a wager takes its bet's exact EV, and the results set the
+    wagers on multiplied bets aside (the pit does not keep the multipliers drawn)."""
+    from analyzer.pit.results import store_results
+    from analyzer.pit.store import Store
+    from analyzer.pit.table import place, record, table_spec
+
+    store = Store(f"sqlite:///{tmp_path / 'pit.db'}")
+    store.create_table(table_spec({"name": "studio-1", "rules": "lightning", "decks": 8}))
+    record(store, "studio-1", {"type": "shoe", "after": 0})
+    record(store, "studio-1", {"type": "burn", "cards": ["7h"], "face_down": 7, "after": 1})
+    kept = place(store, "studio-1", {"after": 2, "wagers": [{"player": "p1", "bet": "player", "amount": 10, "seat": 1},
+                                                           {"player": "p1", "bet": "banker", "amount": 10, "seat": 1}]})
+    record(store, "studio-1", {"type": "coup", "cards": ["8c", "3c", "7h", "5c"], "after": 2})
+    table = store.table("studio-1")
+    now = CliRunner().invoke(cli, ["now", "--rules", "lightning", "--dealt", "7h,8c,3c,7h,5c", "--format", "json"])
+    assert table["figures"]["bets"] == json.loads(now.output)["bets"]
+    player = next(b for b in table["figures"]["bets"] if b["bet"] == "player")
+    assert player["fee"] == "1/5" and player["patterns"] and Fraction(player["rtp"]) < 1
+    assert Fraction(kept["ev"]["player"]) == analyse(parse_rules(Path(__file__).resolve().parent.parent.joinpath(
+        "analyzer/bets/rules/lightning.toml").read_text()), Shoe.decks(8).remove("7h"))[0].ev
+    (results,) = [r for r in store_results(store) if r.table == "studio-1"]
+    assert results.multiplied == 2 and results.wagers == 0
+    store.close()
