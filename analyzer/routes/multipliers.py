@@ -62,6 +62,7 @@ FREE = -2  # a fifth or sixth card the coup does not deal (and nothing known of)
 ONE = 80  # the slot of the factor 1
 PLAIN, PAIR, APART = 0, 1, 2  # a repeated value's cards: any ranks; one rank (a pair); two ranks
 HANDS = {"player": (0, 2), "banker": (1, 3)}
+MOST_COUNTED = 6  # counted cards in a coup, at most
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,10 @@ def counted_patterns(bet, shoe: Shoe | None, tableau: Tableau, knowledge: Knowle
     if not len(plan.combo_group):
         return ()
     sums = group_sums(plan, shoe)
-    widths = [w for x, k, kind in plan.widths for w in shape_widths(shoe, x, k, kind)] + [1]
+    most = {}  # the most cards of each value counted together: the generating product goes that far
+    for x, k, _ in plan.widths:
+        most[x] = max(most.get(x, 0), k)
+    widths = [w for x, k, kind in plan.widths for w in shape_widths(shoe, x, k, kind, most[x])] + [1]
     kind = object if shoe is None or sums.dtype == object else np.int64
     if kind is np.int64 and max(widths) >= 2**62:
         kind = object
@@ -354,7 +358,7 @@ def group_sums(plan: Plan, shoe: Shoe | None) -> np.ndarray:
     return np.add.reduceat(product, plan.starts)
 
 
-def shape_widths(shoe: Shoe | None, x: int, k: int, kind: int) -> list:
+def shape_widths(shoe: Shoe | None, x: int, k: int, kind: int, most: int = MOST_COUNTED) -> list:
     """W_x(k, pattern) for each pattern of ``k`` (overlay.patterns) on ``shoe``; the infinite
     deck: each card any identity of the value at random (with replacement), times q_x**k."""
     ranks = [r for r in range(13) if VALUES[r] == x]
@@ -366,25 +370,26 @@ def shape_widths(shoe: Shoe | None, x: int, k: int, kind: int) -> list:
         same_rank = sum(drawn(t, 2) for t in map(sum, identities))
         out = [alike, same_rank - alike] if kind == PAIR else [0, drawn(sum(flat), 2) - same_rank]
     else:
-        out = plain_widths(tuple(flat), k, drawn)
+        out = plain_widths(tuple(flat), k, drawn, max(k, most))
     if shoe is None:  # over the common 13**6: the chance of the pattern times q_x**k (q_0 = 4)
         q = 4 if x == 0 else 1
         return [Fraction(w * q**k, len(flat) ** k) for w in out]
     return out
 
 
-def plain_widths(flat: tuple, k: int, drawn=math.perm) -> list:
+def plain_widths(flat: tuple, k: int, drawn=math.perm, most: int = 0) -> list:
     """W(k, pattern) for identities with counts ``flat``, a width for each pattern of overlay.
     patterns(k): closed forms to three cards (two cards alike: sum of c(c-1); two of three alike:
     3 sum of c(c-1)(C-c), the three places choosing the odd one), the generating function of the
     module's note beyond. Kept for the shoe's next bets (one shoe's bets share them)."""
+    most = max(k, most)
     if drawn is math.perm:
-        return list(_plain_widths(flat, k))
-    return _generating(flat, k, drawn)
+        return list(_plain_widths(flat, k, most))
+    return _generating(flat, k, drawn, most)
 
 
 @lru_cache(maxsize=4096)
-def _plain_widths(flat: tuple, k: int) -> tuple:
+def _plain_widths(flat: tuple, k: int, most: int) -> tuple:
     total = sum(flat)
     if k == 1:
         return (total,)
@@ -395,12 +400,12 @@ def _plain_widths(flat: tuple, k: int) -> tuple:
         three = sum(c * (c - 1) * (c - 2) for c in flat)
         two_one = 3 * sum(c * (c - 1) * (total - c) for c in flat)
         return three, two_one, total * (total - 1) * (total - 2) - three - two_one
-    return tuple(_generating(flat, k, math.perm))
+    return tuple(_generating(flat, k, math.perm, most))
 
 
-def _generating(flat: tuple, k: int, drawn) -> list:
-    """W(k, pattern) by the generating function (one product for every k up to MOST_COUNTED)."""
-    poly = _products(flat, drawn is math.perm)
+def _generating(flat: tuple, k: int, drawn, most: int = 0) -> list:
+    """W(k, pattern) by the generating function (one product for every k up to ``most``)."""
+    poly = _products(flat, drawn is math.perm, max(k, most))
     out = []
     for shape in patterns(k):
         state = [k] + [0] * MOST_COUNTED
@@ -412,23 +417,24 @@ def _generating(flat: tuple, k: int, drawn) -> list:
     return out
 
 
-MOST_COUNTED = 6  # counted cards in a coup, at most
-
 
 @lru_cache(maxsize=1024)
-def _products(flat: tuple, without_replacement: bool) -> dict:
-    """The product over identities of (1 + sum over b of ways(c, b) y_b), to MOST_COUNTED cards:
-    {(cards, blocks of size 1, ..., of size 6): coefficient}."""
+def _products(flat: tuple, without_replacement: bool, most: int = MOST_COUNTED) -> dict:
+    """The product over identities of (1 + sum over b of ways(c, b) y_b), to ``most`` cards:
+    {(cards, blocks of size 1, ..., of size MOST_COUNTED): coefficient}."""
     drawn = math.perm if without_replacement else (lambda c, b: c**b)
     poly = {(0,) * (MOST_COUNTED + 1): 1}
     for c in flat:
+        ways = [drawn(c, b) for b in range(1, most + 1)]
+        if not ways[0]:
+            continue  # an identity with no card left adds nothing
         grown = dict(poly)
         for state, coefficient in poly.items():
-            for b in range(1, MOST_COUNTED - state[0] + 1):
-                ways = drawn(c, b)
-                if not ways:
+            for b in range(1, most - state[0] + 1):
+                w = ways[b - 1]
+                if not w:
                     break
                 key = (state[0] + b,) + state[1:b] + (state[b] + 1,) + state[b + 1:]
-                grown[key] = grown.get(key, 0) + coefficient * ways
+                grown[key] = grown.get(key, 0) + coefficient * w
         poly = grown
     return poly
