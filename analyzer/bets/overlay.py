@@ -46,6 +46,7 @@ CARD_MODES = ("winner", "all", "pair")
 MULTIPLIER_KEYS = {"cards", "count", "value", "spot", "lines"}
 MAX_VALUES = 24  # multipliers one table may list
 MAX_MULTIPLIER = 10**6
+MOST_COUNTED = 6  # cards a coup deals, and so counts, at most
 
 
 @dataclass(frozen=True)
@@ -106,17 +107,32 @@ class Multipliers:
         """
         if self.spot:
             return self.moment(power)
-        return _mean(self, tuple(pattern), power)
+        pattern = tuple(pattern)
+        return self._once(("mean", pattern, power), lambda: self._mean(pattern, power))
+
+    def _mean(self, pattern: tuple, power: int) -> Fraction:
+        h = self._drawn_together
+        g = {b: self.moment(power * b) - 1 for b in set(pattern)}
+        # e[t]: the sum over sets of t blocks of the product of their g (elementary symmetric sums)
+        e = [Fraction(1)] + [Fraction(0)] * len(pattern)
+        for b in pattern:
+            for t in range(len(pattern), 0, -1):
+                e[t] += e[t - 1] * g[b]
+        return sum((h[t] * e[t] for t in range(len(pattern) + 1)), Fraction(0))
 
     @cached_property
     def _kept(self) -> dict:
+        """Each pattern's figures, worked out once a table (some 30 patterns, a few figures each)."""
         return {}
 
+    def _once(self, key: tuple, compute):
+        kept = self._kept
+        if key not in kept:
+            kept[key] = compute()
+        return kept[key]
+
     def unmultiplied(self, pattern: tuple) -> Fraction:
-        key = ("unmultiplied", pattern)
-        if key not in self._kept:
-            self._kept[key] = self._unmultiplied(pattern)
-        return self._kept[key]
+        return self._once(("unmultiplied", pattern), lambda: self._unmultiplied(pattern))
 
     def _unmultiplied(self, pattern: tuple) -> Fraction:
         """P(M = 1) for ``pattern``: every drawn identity among the counted cards at ×1 (none drawn,
@@ -133,10 +149,7 @@ class Multipliers:
                     for k, p in self.count if 0 <= k - s <= DECK - blocks), Fraction(0))
 
     def largest(self, pattern: tuple) -> tuple[Fraction, Fraction]:
-        key = ("largest", pattern)
-        if key not in self._kept:
-            self._kept[key] = self._largest(pattern)
-        return self._kept[key]
+        return self._once(("largest", pattern), lambda: self._largest(pattern))
 
     def _largest(self, pattern: tuple) -> tuple[Fraction, Fraction]:
         """(the largest M for ``pattern``, its chance): the largest multiplier on the identities of
@@ -158,26 +171,6 @@ class Multipliers:
         return Fraction(top) ** power, ways * self.exactly(r, take) * p_top**take
 
 
-def _mean(table: Multipliers, pattern: tuple, power: int) -> Fraction:
-    key = (id(table), pattern, power)
-    kept = _MEANS.get(key)
-    if kept is not None and kept[0] is table:
-        return kept[1]
-    h = table._drawn_together
-    g = {b: table.moment(power * b) - 1 for b in set(pattern)}
-    # e[t]: the sum over sets of t blocks of the product of their g (elementary symmetric sums)
-    e = [Fraction(1)] + [Fraction(0)] * len(pattern)
-    for b in pattern:
-        for t in range(len(pattern), 0, -1):
-            e[t] += e[t - 1] * g[b]
-    value = sum((h[t] * e[t] for t in range(len(pattern) + 1)), Fraction(0))
-    if len(_MEANS) > 4096:
-        _MEANS.clear()
-    _MEANS[key] = (table, value)
-    return value
-
-
-_MEANS: dict = {}
 
 
 def number(x: Fraction) -> str:
@@ -448,7 +441,7 @@ def weights_of(bet) -> tuple:
     table = bet.multipliers
     multiplied = set(table.multiplied(bet))
     nets = [Fraction(bet.net(ln)) for ln in bet.lines]
-    shapes = [()] if table.spot else [p for n in range(MOST_PATTERN + 1) for p in patterns(n)]
+    shapes = [()] if table.spot else [p for n in range(MOST_COUNTED + 1) for p in patterns(n)]
     firsts = {(i, p): nets[i] * table.mean(p) for i in multiplied for p in shapes}
     seconds = {(i, p): nets[i] ** 2 * table.mean(p, 2) for i in multiplied for p in shapes}
     d1 = math.lcm(*(x.denominator for x in [*firsts.values(), *nets]))
@@ -458,13 +451,13 @@ def weights_of(bet) -> tuple:
     return (d1, d2), plain, lambda i, pattern: scaled[i, () if table.spot else pattern]
 
 
-MOST_PATTERN = 6  # counted cards in a coup, at most
 
 
 def overlay_figures(result) -> dict:
-    """Every figure of a multiplied bet (see MultipliedResult): X the units won per unit staked
-    before the fee, E[X] and E[X**2] summed line by line and pattern by pattern (a multiplied
-    line pays its net times M, E[M] and E[M**2] from the pattern: Multipliers.mean)."""
+    """Every figure of a multiplied bet (see MultipliedResult): its EV and variance as
+    :func:`overlay_moments` sums them; beside them, line by line and pattern by pattern (a
+    multiplied line pays its net times M), each pattern's row, the largest payout and its chance,
+    and the share of the winnings paid on multiplied wins."""
     bet, total, table = result.bet, result.total, result.bet.multipliers
     multiplied = set(table.multiplied(bet))
     lines = bet.lines
@@ -472,15 +465,13 @@ def overlay_figures(result) -> dict:
     pushed = sum(c for c, ln in zip(result.sequences, lines) if ln.pays == 0)
     probabilities = tuple(Fraction(c) / total for c in result.sequences)
     loss = 1 - Fraction(won) / total - Fraction(pushed) / total
-    first, second, on_multiplied, winnings = -loss, loss, Fraction(0), Fraction(0)
+    on_multiplied, winnings = Fraction(0), Fraction(0)
     best, best_chance = Fraction(0), Fraction(0)
     rows = []
     for i, (ln, p) in enumerate(zip(lines, probabilities)):
         net = Fraction(bet.net(ln))
         if i in multiplied:
             continue
-        first += p * net
-        second += p * net * net
         if net > 0:
             winnings += p * net
             if net > best:
@@ -491,9 +482,7 @@ def overlay_figures(result) -> dict:
         net, p = Fraction(bet.net(lines[i])), Fraction(count) / total
         if not p:
             continue
-        mean, square = table.mean(pattern), table.mean(pattern, 2)
-        first += p * net * mean
-        second += p * net * net * square
+        mean = table.mean(pattern)
         rows.append({"line": i, "label": lines[i].label, "pattern": pattern, "words": pattern_words(pattern),
                      "probability": p, "mean": mean, "return": p * net * mean})
         if net > 0:
@@ -505,10 +494,11 @@ def overlay_figures(result) -> dict:
             if net * top == best:
                 best_chance += p * chance
     fee = bet.fee
-    ev = first - fee
+    moments = overlay_moments(result)
+    ev = moments["ev"]
     return {"line_probabilities": probabilities, "win": Fraction(won) / total, "push": Fraction(pushed) / total,
             "loss": loss, "hits_one_in": Fraction(total) / won if won else None,
-            "ev": ev, "variance": second - first * first, "house_edge": -ev,
+            "ev": ev, "variance": moments["variance"], "house_edge": -ev,
             "house_edge_resolved": None if pushed == total else -ev / (1 - Fraction(pushed) / total),
             "rtp": (1 + fee + ev) / (1 + fee), "fee": fee, "largest": best, "largest_chance": best_chance,
             "multiplied_share": on_multiplied / winnings if winnings else Fraction(0), "patterns": rows}

@@ -216,12 +216,10 @@ class Batch:
         signs; floats within FLOAT_ROUTE_ERROR, on the same side as the nearest float of every
         value of ``exact_near``)."""
         if "series" in self.__dict__:
-            return {b: (numerators > 0, np.array(list(map(truediv, numerators, denominators)), np.float64))
-                    for b, (numerators, denominators) in self.series.items()}
+            return {b: signs_and_quotients(*terms) for b, terms in self.series.items()}
         return {b: series_floats(self.plan, self.lines, self.total, b, exact_near)
                 for b, bet in enumerate(self.bets) if bet.series is not None} | {
-            b: (numerators > 0, np.array(list(map(truediv, numerators, denominators)), np.float64))
-            for b, (numerators, denominators) in self.overlaid.items()}
+            b: signs_and_quotients(*terms) for b, terms in self.overlaid.items()}
 
     def __len__(self):
         return len(self.counts)
@@ -289,6 +287,12 @@ class Batch:
         for b, (sign, estimate) in self.series_estimates(exact_near).items():
             signs[:, b], floats[:, b] = sign, estimate
         return signs, floats
+
+
+def signs_and_quotients(numerators: np.ndarray, denominators: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(EV > 0, the EV as the nearest float) of exact EVs given as numerators over positive
+    denominators (Python integers)."""
+    return numerators > 0, np.array(list(map(truediv, numerators, denominators)), np.float64)
 
 
 def evaluate_many(rules: RuleSet, shoes, progress=None) -> Batch:

@@ -52,7 +52,7 @@ import numpy as np
 
 from ..base.errors import BaccaratError
 from ..bets.conditions import settled_masks
-from ..bets.overlay import patterns
+from ..bets.overlay import MOST_COUNTED, fields_read, patterns
 from ..game.cards import VALUES, Shoe
 from ..game.knowledge import NOTHING, Knowledge
 from ..game.layout import NONE, draws, value_fields
@@ -62,7 +62,6 @@ FREE = -2  # a fifth or sixth card the coup does not deal (and nothing known of)
 ONE = 80  # the slot of the factor 1
 PLAIN, PAIR, APART = 0, 1, 2  # a repeated value's cards: any ranks; one rank (a pair); two ranks
 HANDS = {"player": (0, 2), "banker": (1, 3)}
-MOST_COUNTED = 6  # counted cards in a coup, at most
 
 
 @dataclass(frozen=True)
@@ -220,30 +219,14 @@ def counted_mask(cards, positions, winner, p3, b3) -> np.ndarray:
 
 def pair_hand(conditions: tuple) -> str:
     """Which hand's pair a ``pair`` bet reads (its conditions name one of player_pair and banker_pair)."""
-    fields = {"player_pair", "banker_pair"}
     read = set()
     for condition in conditions:
-        read |= fields & set(condition_fields(condition))
+        if not condition.needs().cards:  # a card test reads more than a pair: refused at the count
+            read |= {"player_pair", "banker_pair"} & fields_read(condition)
     if len(read) != 1:
         raise BaccaratError("cards = \"pair\" counts the pair the bet reads: its lines read one of player_pair and "
                             "banker_pair (or list the places: cards = [\"player_1\", \"player_2\"])")
     return read.pop().split("_")[0]
-
-
-def condition_fields(condition) -> list:
-    """The outcome fields a condition reads (by trying them: a condition reads its fields by name)."""
-    names = []
-
-    class Spy(dict):
-        def __missing__(self, key):
-            names.append(key)
-            return np.zeros(1, np.int64)
-
-    try:
-        condition.mask(Spy(_=np.zeros(1, np.int64)))
-    except Exception:  # a card-level test reads arrays of its own: it reads more than values anyway
-        names.append("cards")
-    return names
 
 
 @lru_cache(maxsize=128)  # the 96 bets a rule set may hold each keep theirs: 0.1-0.4 MB each
